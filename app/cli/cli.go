@@ -1,0 +1,133 @@
+// Package cli is ctxscope's command line: the headless face of the same
+// engines the desktop window and serve mode use.
+//
+// Each command lives in its own file and registers itself in [commands].
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+// Env is what commands need from the process that runs them.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// Assets is the built frontend, served by `ctxscope serve`.
+	Assets fs.FS
+	// Version is the build's version string.
+	Version string
+	// Workspace is the workspace directory chosen with --workspace, or ""
+	// for the default location.
+	Workspace string
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	args    string // synopsis of the arguments, for help
+	summary string
+	run     func(env *Env, args []string) error
+}
+
+// commands lists every subcommand, alphabetically.
+var commands = []command{
+	inspectCommand,
+	serveCommand,
+	versionCommand,
+}
+
+// errUsage marks a usage mistake: the exit code is 2 and help is shown.
+var errUsage = errors.New("usage")
+
+// usageError wraps a message as a usage mistake.
+func usageError(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+// Run executes the command line args (without the program name) and
+// returns the process exit code: 0 on success, 1 on failure, 2 on a usage
+// mistake.
+func Run(args []string, env *Env) int {
+	args, err := globalFlags(args, env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "ctxscope: %v\n", err)
+		return 2
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printHelp(env.Stdout)
+		return 0
+	}
+	cmd, ok := lookup(args[0])
+	if !ok {
+		fmt.Fprintf(env.Stderr, "ctxscope: unknown command %q\n\n", args[0])
+		printHelp(env.Stderr)
+		return 2
+	}
+	if err := cmd.run(env, args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(env.Stderr, "ctxscope %s: %v\n", cmd.name, strings.TrimPrefix(err.Error(), "usage: "))
+		if errors.Is(err, errUsage) {
+			fmt.Fprintf(env.Stderr, "usage: ctxscope %s %s\n", cmd.name, cmd.args)
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// globalFlags consumes the flags that apply to every command.
+func globalFlags(args []string, env *Env) ([]string, error) {
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--workspace" || a == "-workspace":
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("--workspace needs a directory")
+			}
+			env.Workspace = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--workspace="):
+			env.Workspace = strings.TrimPrefix(a, "--workspace=")
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, nil
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "ctxscope: inspect and debug long-running LLM agent sessions.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "usage:")
+	fmt.Fprintln(w, "  ctxscope                 open the desktop window")
+	fmt.Fprintln(w, "  ctxscope COMMAND [ARGS]  run headless")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	cs := append([]command(nil), commands...)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "global flags:")
+	fmt.Fprintln(w, "  --workspace DIR  use DIR as the workspace instead of the default")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'ctxscope COMMAND -h' for a command's flags.")
+}

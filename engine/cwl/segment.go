@@ -1,0 +1,111 @@
+package cwl
+
+import (
+	"encoding/json"
+	"strings"
+
+	"ctxscope/engine/session"
+)
+
+// Episode kinds, as the delimiter tool names them.
+const (
+	KindExpl = "expl" // exploration: gathers information
+	KindAct  = "act"  // action: changes things, depends on explorations
+)
+
+// Chunk is the chunk a delimiter event carries.
+type Chunk struct {
+	Name         string   `json:"name"`
+	Type         string   `json:"type"`
+	Dependencies []string `json:"dependencies,omitempty"`
+	Description  string   `json:"description,omitempty"`
+}
+
+// ChunkEvent is the details.chunkEvent of a successful delimiter result.
+type ChunkEvent struct {
+	Action string `json:"action"` // "start" or "end"
+	Chunk  Chunk  `json:"chunk"`
+}
+
+// IsDelimiter reports whether a tool name is the CWL delimiter tool,
+// including MCP-namespaced variants such as "mcp__cwl__delimiter".
+func IsDelimiter(tool string) bool {
+	return tool == "delimiter" || strings.HasSuffix(tool, "__delimiter")
+}
+
+// EventOf returns the chunk event recorded in a delimiter tool result, as
+// the reference reads it (chunk.ts L32-47): the result's details must hold a
+// chunkEvent with both an action and a chunk.
+func EventOf(b *session.Block) (ChunkEvent, bool) {
+	if b.Type != session.BlockToolResult || !IsDelimiter(b.ToolName) || len(b.Details) == 0 {
+		return ChunkEvent{}, false
+	}
+	var d struct {
+		ChunkEvent *struct {
+			Action *string `json:"action"`
+			Chunk  *Chunk  `json:"chunk"`
+		} `json:"chunkEvent"`
+	}
+	if json.Unmarshal(b.Details, &d) != nil || d.ChunkEvent == nil || d.ChunkEvent.Action == nil || d.ChunkEvent.Chunk == nil {
+		return ChunkEvent{}, false
+	}
+	return ChunkEvent{Action: *d.ChunkEvent.Action, Chunk: *d.ChunkEvent.Chunk}, true
+}
+
+// Segment is an episode located in a message list, as the reference's
+// segmentChunks (context-filter.ts L158-205) finds it.
+type Segment struct {
+	Name         string   `json:"name"`
+	Kind         string   `json:"kind"`
+	Dependencies []string `json:"dependencies"`
+	Description  string   `json:"description,omitempty"`
+	Completed    bool     `json:"completed"`
+	// Start and End are the indices of the messages holding the start and
+	// end delimiter results; End is the last message while the episode is
+	// open.
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// SegmentMessages walks msgs in order and returns their episodes. A start
+// event opens a segment; an end event closes the open segment of the same
+// name and ignores any other; segments still open at the end extend to the
+// last message.
+func SegmentMessages(msgs []*session.Message) []Segment {
+	var segs []Segment
+	open := map[string]int{}
+	for i, m := range msgs {
+		if m.Role != session.RoleTool {
+			continue
+		}
+		for k := range m.Blocks {
+			ev, ok := EventOf(&m.Blocks[k])
+			if !ok {
+				continue
+			}
+			switch ev.Action {
+			case "start":
+				deps := ev.Chunk.Dependencies
+				if deps == nil {
+					deps = []string{}
+				}
+				segs = append(segs, Segment{Name: ev.Chunk.Name, Kind: ev.Chunk.Type, Dependencies: deps, Description: ev.Chunk.Description, Start: i, End: i})
+				open[ev.Chunk.Name] = len(segs) - 1
+			case "end":
+				j, ok := open[ev.Chunk.Name]
+				if !ok {
+					continue
+				}
+				segs[j].Completed, segs[j].End = true, i
+				if ev.Chunk.Description != "" {
+					segs[j].Description = ev.Chunk.Description
+				}
+				delete(open, ev.Chunk.Name)
+			}
+		}
+	}
+	for _, j := range open {
+		segs[j].End = len(msgs) - 1
+	}
+	return segs
+}

@@ -1,0 +1,275 @@
+package pi
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"ctxscope/engine/ingest/jsonl"
+	"ctxscope/engine/session"
+)
+
+// Importer reads pi sessions. The zero value is ready to use.
+type Importer struct{}
+
+// Format returns [session.FormatPi].
+func (Importer) Format() session.Format { return session.FormatPi }
+
+// Import reads a pi session from r; name is the file name used in
+// diagnostics. A JSON array, or a single object with a role, is read as
+// AgentMessages; anything else as session JSONL. Malformed records
+// are reported as diagnostics and skipped; only a read failure is returned
+// as an error.
+func (Importer) Import(r io.Reader, name string) (*session.Session, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	switch sniff(br) {
+	case shapeArray:
+		return importMessages(br, name, true), nil
+	case shapeObject:
+		return importMessages(br, name, false), nil
+	}
+	return importJSONL(br, name)
+}
+
+// sessionBuilder accumulates a session while records stream in.
+type sessionBuilder struct {
+	s       *session.Session
+	t       *session.Thread
+	file    string
+	version int
+	lastID  string
+	// records counts the parsed records, header included; byIndex maps a
+	// record's 0-based index to its entry id, to migrate v1 compactions'
+	// firstKeptEntryIndex, which indexes the parsed records as pi does.
+	records  int
+	byIndex  map[int]string
+	compacts []pendingCompaction
+}
+
+type pendingCompaction struct {
+	entry *session.Entry
+	index int
+	line  int
+}
+
+func (b *sessionBuilder) diag(line int, sev session.Severity, format string, args ...any) {
+	b.s.Diagnostics = append(b.s.Diagnostics, session.Diagnostic{File: b.file, Line: line, Severity: sev, Message: fmt.Sprintf(format, args...)})
+}
+
+func newBuilder(name string) *sessionBuilder {
+	t := &session.Thread{ID: "main", Kind: session.ThreadMain}
+	s := &session.Session{
+		ID:      strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)),
+		Format:  session.FormatPi,
+		Agent:   "pi",
+		Source:  name,
+		Threads: []*session.Thread{t},
+	}
+	return &sessionBuilder{s: s, t: t, file: name, version: 1, byIndex: map[int]string{}}
+}
+
+func importJSONL(r io.Reader, name string) (*session.Session, error) {
+	b := newBuilder(name)
+	lr := jsonl.NewReader(r, 0)
+	sawHeader := false
+	for {
+		line, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if errors.Is(err, jsonl.ErrTooLong) {
+			b.diag(lr.Line(), session.SeverityError, "record skipped: longer than %d bytes", jsonl.DefaultMaxRecord)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		var rec entryRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			if lr.Partial() {
+				b.diag(lr.Line(), session.SeverityError, "truncated last line skipped: %s", jsonError(err))
+			} else {
+				b.diag(lr.Line(), session.SeverityError, "invalid JSON, line skipped: %s", jsonError(err))
+			}
+			continue
+		}
+		b.records++
+		if rec.Type == "session" {
+			if sawHeader {
+				b.diag(lr.Line(), session.SeverityWarning, "second session header ignored")
+				continue
+			}
+			sawHeader = true
+			b.header(&rec, lr.Line())
+			continue
+		}
+		if !sawHeader && b.lastID == "" {
+			b.diag(lr.Line(), session.SeverityWarning, "no session header before the first entry; reading as version 1")
+		}
+		b.entry(&rec, lr.Line())
+	}
+	b.finish()
+	return b.s, nil
+}
+
+func (b *sessionBuilder) header(rec *entryRecord, line int) {
+	if rec.Version > 0 {
+		b.version = rec.Version
+	}
+	b.s.Version = b.version
+	b.s.Agent = "pi"
+	if rec.ID != nil && *rec.ID != "" {
+		b.s.ID = *rec.ID
+	}
+	b.s.CWD = rec.CWD
+	b.s.Started = isoTime(rec.Timestamp)
+	if rec.Provider != "" || rec.ModelID != "" {
+		// v1 headers carry the initial model.
+		b.t.Entries = append(b.t.Entries, &session.Entry{
+			ID: "h" + strconv.Itoa(line), Line: line, Time: b.s.Started, Kind: session.EntryModelChange,
+			Type: "session", Value: joinModel(rec.Provider, rec.ModelID),
+		})
+		b.lastID = "h" + strconv.Itoa(line)
+	}
+}
+
+// entry converts one non-header record.
+func (b *sessionBuilder) entry(rec *entryRecord, line int) {
+	e := &session.Entry{Line: line, Time: isoTime(rec.Timestamp), Type: rec.Type}
+	if b.version >= 2 && rec.ID != nil {
+		e.ID = *rec.ID
+		if rec.ParentID != nil {
+			e.ParentID = *rec.ParentID
+		}
+	} else {
+		// Version 1: chain entries in file order, as pi's migration does.
+		e.ID = "L" + strconv.Itoa(line)
+		e.ParentID = b.lastID
+	}
+	if e.ID == "" {
+		b.diag(line, session.SeverityWarning, "%s entry without an id", rec.Type)
+		e.ID = "L" + strconv.Itoa(line)
+	}
+	b.byIndex[b.records-1] = e.ID
+	if !b.fill(e, rec, line) {
+		return
+	}
+	b.lastID = e.ID
+	b.t.Entries = append(b.t.Entries, e)
+}
+
+// fill sets the kind-specific fields of e. It returns false when the record
+// is unusable and must be skipped.
+func (b *sessionBuilder) fill(e *session.Entry, rec *entryRecord, line int) bool {
+	switch rec.Type {
+	case "message":
+		m, warns, err := decodeMessage(rec.Message)
+		if err != nil {
+			b.diag(line, session.SeverityError, "%v; entry skipped", err)
+			return false
+		}
+		for _, w := range warns {
+			b.diag(line, session.SeverityWarning, "%s", w)
+		}
+		if m.Time.IsZero() {
+			m.Time = e.Time
+		}
+		e.Kind, e.Message = session.EntryMessage, m
+	case "compaction":
+		e.Kind = session.EntryCompaction
+		e.Compaction = &session.Compaction{Summary: rec.Summary, FirstKeptID: rec.FirstKeptEntryID, TokensBefore: rec.TokensBefore}
+		if rec.FirstKeptEntryID == "" && rec.FirstKeptEntryIndex != nil {
+			b.compacts = append(b.compacts, pendingCompaction{entry: e, index: *rec.FirstKeptEntryIndex, line: line})
+		}
+	case "branch_summary":
+		e.Kind, e.Target = session.EntryMessage, rec.FromID
+		e.Message = &session.Message{Role: session.RoleUser, Origin: session.OriginBranchSummary, Time: e.Time,
+			Blocks: []session.Block{{Type: session.BlockText, Text: rec.Summary}}}
+	case "custom_message":
+		blocks, err := decodeContent(rec.Content)
+		if err != nil {
+			b.diag(line, session.SeverityError, "custom_message: %v; entry skipped", err)
+			return false
+		}
+		e.Kind, e.Value = session.EntryMessage, rec.CustomType
+		e.Message = &session.Message{Role: session.RoleUser, Origin: session.OriginCustom, Time: e.Time, Blocks: blocks}
+	case "model_change":
+		e.Kind, e.Value = session.EntryModelChange, joinModel(rec.Provider, rec.ModelID)
+	case "thinking_level_change":
+		e.Kind, e.Value = session.EntryThinkingLevel, rec.ThinkingLevel
+	case "label":
+		e.Kind, e.Target = session.EntryLabel, rec.TargetID
+		if rec.Label != nil {
+			e.Value = *rec.Label
+		}
+	case "session_info":
+		e.Kind = session.EntrySessionInfo
+		if rec.Name != nil {
+			e.Value = strings.TrimSpace(*rec.Name)
+			b.s.Title = e.Value
+		}
+	case "custom":
+		e.Kind, e.Value = session.EntryMeta, rec.CustomType
+	case "":
+		b.diag(line, session.SeverityError, "record without a type; line skipped")
+		return false
+	default:
+		b.diag(line, session.SeverityWarning, "unknown entry type %q kept as metadata", rec.Type)
+		e.Kind = session.EntryMeta
+	}
+	return true
+}
+
+// finish resolves what needed the whole file: v1 compaction targets, the
+// session's start time and title.
+func (b *sessionBuilder) finish() {
+	for _, c := range b.compacts {
+		id, ok := b.byIndex[c.index]
+		if !ok {
+			b.diag(c.line, session.SeverityWarning, "compaction firstKeptEntryIndex %d names no entry; treating it as keeping nothing", c.index)
+			continue
+		}
+		c.entry.Compaction.FirstKeptID = id
+	}
+	if b.s.Started.IsZero() && len(b.t.Entries) > 0 {
+		b.s.Started = b.t.Entries[0].Time
+	}
+	if b.s.Version == 0 {
+		b.s.Version = b.version
+	}
+	if b.s.Title == "" {
+		b.s.Title = firstUserText(b.t)
+	}
+}
+
+func joinModel(provider, model string) string {
+	if provider == "" {
+		return model
+	}
+	return provider + "/" + model
+}
+
+// firstUserText returns the first line of the first user message, cut to
+// 80 characters, as a fallback title.
+func firstUserText(t *session.Thread) string {
+	for _, e := range t.Entries {
+		if e.Message == nil || !e.Message.IsUser() {
+			continue
+		}
+		for _, bl := range e.Message.Blocks {
+			if bl.Type == session.BlockText && strings.TrimSpace(bl.Text) != "" {
+				s, _, _ := strings.Cut(strings.TrimSpace(bl.Text), "\n")
+				if r := []rune(s); len(r) > 80 {
+					s = string(r[:79]) + "…"
+				}
+				return s
+			}
+		}
+	}
+	return ""
+}

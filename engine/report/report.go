@@ -1,0 +1,208 @@
+package report
+
+import (
+	"sort"
+	"time"
+
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
+)
+
+// Report summarises one session.
+type Report struct {
+	File    string         `json:"file"`
+	Format  session.Format `json:"format"`
+	Version int            `json:"version"`
+	Agent   string         `json:"agent"`
+	Session string         `json:"session"`
+	Title   string         `json:"title"`
+	Started time.Time      `json:"started"`
+
+	Threads  int            `json:"threads"`
+	Entries  int            `json:"entries"`
+	ByKind   map[string]int `json:"entriesByKind"`
+	Messages int            `json:"messages"`
+	ByRole   map[string]int `json:"messagesByRole"`
+	// ByOrigin counts messages whose source type differs from their role,
+	// such as pi's bashExecution.
+	ByOrigin map[string]int `json:"messagesByOrigin"`
+
+	ToolCalls        int            `json:"toolCalls"`
+	ToolCallsByName  map[string]int `json:"toolCallsByName"`
+	ToolResults      int            `json:"toolResults"`
+	ToolErrors       int            `json:"toolErrors"`
+	Unanswered       int            `json:"callsWithoutResult"`
+	UnansweredByName map[string]int `json:"callsWithoutResultByName"`
+	ThinkingBlocks   int            `json:"thinkingBlocks"`
+	Images           int            `json:"images"`
+
+	Requests int `json:"requests"`
+	// Tokens is the size of every message of the session, per counter.
+	Tokens map[string]int `json:"tokens"`
+	// RequestTokens lists each request's input size, per counter, for the
+	// main thread.
+	RequestTokens []RequestTokens `json:"requestTokens"`
+	// Usage sums what providers reported.
+	Usage session.Usage `json:"usage"`
+
+	Compactions []Compaction         `json:"compactions"`
+	Episodes    []cwl.Segment        `json:"episodes"`
+	Errors      int                  `json:"errors"`
+	Warnings    int                  `json:"warnings"`
+	Diagnostics []session.Diagnostic `json:"diagnostics"`
+}
+
+// RequestTokens is one request's input size under each counter.
+type RequestTokens struct {
+	Request  int            `json:"request"`
+	Line     int            `json:"line"`
+	Tokens   map[string]int `json:"tokens"`
+	Reported int            `json:"reported,omitempty"`
+}
+
+// Compaction is a compaction marker of the source agent.
+type Compaction struct {
+	Line         int       `json:"line"`
+	EntryID      string    `json:"entryId"`
+	Time         time.Time `json:"time"`
+	TokensBefore int       `json:"tokensBefore"`
+	// NextRequest is the index of the first request after it, -1 if none.
+	NextRequest int    `json:"nextRequest"`
+	Thread      string `json:"thread"`
+}
+
+// Build summarises s, measuring tokens with each ledger.
+func Build(s *session.Session, ledgers ...*tokens.Ledger) *Report {
+	r := &Report{
+		File: s.Source, Format: s.Format, Version: s.Version, Agent: s.Agent,
+		Session: s.ID, Title: s.Title, Started: s.Started, Threads: len(s.Threads),
+		ByKind: map[string]int{}, ByRole: map[string]int{}, ByOrigin: map[string]int{},
+		ToolCallsByName: map[string]int{}, UnansweredByName: map[string]int{},
+		Tokens: map[string]int{}, Diagnostics: s.Diagnostics,
+		Compactions: []Compaction{}, Episodes: []cwl.Segment{}, RequestTokens: []RequestTokens{},
+	}
+	if r.Diagnostics == nil {
+		r.Diagnostics = []session.Diagnostic{}
+	}
+	for _, d := range s.Diagnostics {
+		if d.Severity == session.SeverityError {
+			r.Errors++
+		} else {
+			r.Warnings++
+		}
+	}
+	for _, t := range s.Threads {
+		r.countThread(t, ledgers)
+	}
+	if main := s.Main(); main != nil {
+		r.measureMain(main, ledgers)
+	}
+	return r
+}
+
+func (r *Report) countThread(t *session.Thread, ledgers []*tokens.Ledger) {
+	answered := map[string]bool{}
+	var calls []*session.Block
+	for _, e := range t.Entries {
+		r.Entries++
+		r.ByKind[string(e.Kind)]++
+		m := e.Message
+		if m == nil {
+			continue
+		}
+		r.Messages++
+		r.ByRole[string(m.Role)]++
+		if m.Origin != "" {
+			r.ByOrigin[m.Origin]++
+		}
+		if m.Usage != nil {
+			r.Usage.Input += m.Usage.Input
+			r.Usage.Output += m.Usage.Output
+			r.Usage.CacheRead += m.Usage.CacheRead
+			r.Usage.CacheWrite += m.Usage.CacheWrite
+			r.Usage.Cost += m.Usage.Cost
+		}
+		for _, l := range ledgers {
+			r.Tokens[l.Counter().Name()] += l.Message(m)
+		}
+		for i := range m.Blocks {
+			b := &m.Blocks[i]
+			switch b.Type {
+			case session.BlockToolCall:
+				r.ToolCalls++
+				r.ToolCallsByName[b.ToolName]++
+				calls = append(calls, b)
+			case session.BlockToolResult:
+				r.ToolResults++
+				answered[b.ToolCallID] = true
+				if b.IsError {
+					r.ToolErrors++
+				}
+				for _, c := range b.Content {
+					if c.Type == session.BlockImage {
+						r.Images++
+					}
+				}
+			case session.BlockThinking:
+				r.ThinkingBlocks++
+			case session.BlockImage:
+				r.Images++
+			}
+		}
+	}
+	for _, c := range calls {
+		if !answered[c.ToolCallID] {
+			r.Unanswered++
+			r.UnansweredByName[c.ToolName]++
+		}
+	}
+}
+
+func (r *Report) measureMain(t *session.Thread, ledgers []*tokens.Ledger) {
+	reqs := session.BuildRequests(t)
+	r.Requests = len(reqs)
+	per := make([]RequestTokens, len(reqs))
+	for i, q := range reqs {
+		per[i] = RequestTokens{Request: i, Line: q.Entry.Line, Tokens: map[string]int{}}
+		if u := q.Entry.Message.Usage; u != nil {
+			per[i].Reported = u.Prompt()
+		}
+	}
+	for _, l := range ledgers {
+		for i, p := range Timeline(reqs, l) {
+			per[i].Tokens[l.Counter().Name()] = p.Tokens
+		}
+	}
+	r.RequestTokens = per
+
+	for _, e := range t.Entries {
+		if e.Kind != session.EntryCompaction || e.Compaction == nil {
+			continue
+		}
+		next := sort.Search(len(reqs), func(i int) bool { return reqs[i].Entry.Line > e.Line })
+		if next == len(reqs) {
+			next = -1
+		}
+		r.Compactions = append(r.Compactions, Compaction{Line: e.Line, EntryID: e.ID, Time: e.Time, TokensBefore: e.Compaction.TokensBefore, NextRequest: next, Thread: t.ID})
+	}
+	r.Episodes = append(r.Episodes, cwl.SegmentMessages(ActivePath(t))...)
+}
+
+// ActivePath returns the messages on the path from the root to the
+// thread's current leaf, in order, as the agent last held them (before any
+// compaction is applied).
+func ActivePath(t *session.Thread) []*session.Message {
+	tr := session.NewTree(t)
+	leaf := tr.Leaf()
+	if leaf < 0 {
+		return nil
+	}
+	var out []*session.Message
+	for _, i := range tr.PathTo(leaf) {
+		if m := t.Entries[i].Message; m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"sort"
 	"strings"
 )
@@ -130,4 +131,29 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "  --workspace DIR  use DIR as the workspace instead of the default")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'ctxscope COMMAND -h' for a command's flags.")
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// DesktopArgs reports whether args ask for the desktop window rather than
+// a command: no arguments, or only an existing session file (and global
+// flags). It
+// returns the file, if any, and applies the global flags to env.
+func DesktopArgs(args []string, env *Env) (file string, ok bool) {
+	rest, err := globalFlags(args, env)
+	if err != nil {
+		return "", false
+	}
+	switch {
+	case len(rest) == 0:
+		return "", true
+	case len(rest) == 1 && !strings.HasPrefix(rest[0], "-"):
+		if _, isCommand := lookup(rest[0]); !isCommand && rest[0] != "help" && isFile(rest[0]) {
+			return rest[0], true
+		}
+	}
+	return "", false
 }

@@ -1,10 +1,67 @@
 package cli
 
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"syscall"
+
+	"ctxscope/app"
+	"ctxscope/app/serve"
+)
+
 var serveCommand = command{
 	name:    "serve",
 	args:    "[--addr 127.0.0.1:0] [--open] [FILE]",
 	summary: "serve the app to a browser on loopback, behind a per-launch token",
-	run: func(env *Env, args []string) error {
-		return usageError("serve is not built yet")
-	},
+	run:     runServe,
+}
+
+func runServe(env *Env, args []string) error {
+	fs := newFlags("serve", env.Stderr)
+	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free one)")
+	open := fs.Bool("open", false, "open the URL in the default browser")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usageError("at most one FILE")
+	}
+	opts := app.Options{Log: env.Stderr}
+	if len(pos) == 1 {
+		opts.Initial = pos[0]
+	}
+	a := app.New(opts)
+	srv, err := serve.New(a, env.Assets)
+	if err != nil {
+		return err
+	}
+	if err := srv.Listen(*addr); err != nil {
+		return err
+	}
+	// The URL line is the readiness signal scripts and tests wait for.
+	fmt.Fprintf(env.Stdout, "ctxscope serving at %s\n", srv.URL())
+	if *open {
+		openBrowser(srv.URL())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	return srv.Serve(ctx)
+}
+
+// openBrowser starts the platform's URL opener and does not wait for it.
+func openBrowser(url string) {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	_ = cmd.Start()
 }

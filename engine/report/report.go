@@ -70,6 +70,25 @@ type Compaction struct {
 	// NextRequest is the index of the first request after it, -1 if none.
 	NextRequest int    `json:"nextRequest"`
 	Thread      string `json:"thread"`
+	Summary     string `json:"summary"`
+}
+
+// Compactions lists the compaction entries of t, each with the index of
+// the first of reqs (t's requests) that follows it.
+func Compactions(t *session.Thread, reqs []*session.Request) []Compaction {
+	out := []Compaction{}
+	for _, e := range t.Entries {
+		if e.Kind != session.EntryCompaction || e.Compaction == nil {
+			continue
+		}
+		next := sort.Search(len(reqs), func(i int) bool { return reqs[i].Entry.Line > e.Line })
+		if next == len(reqs) {
+			next = -1
+		}
+		out = append(out, Compaction{Line: e.Line, EntryID: e.ID, Time: e.Time, TokensBefore: e.Compaction.TokensBefore,
+			NextRequest: next, Thread: t.ID, Summary: e.Compaction.Summary})
+	}
+	return out
 }
 
 // Build summarises s, measuring tokens with each ledger.
@@ -176,16 +195,7 @@ func (r *Report) measureMain(t *session.Thread, ledgers []*tokens.Ledger) {
 	}
 	r.RequestTokens = per
 
-	for _, e := range t.Entries {
-		if e.Kind != session.EntryCompaction || e.Compaction == nil {
-			continue
-		}
-		next := sort.Search(len(reqs), func(i int) bool { return reqs[i].Entry.Line > e.Line })
-		if next == len(reqs) {
-			next = -1
-		}
-		r.Compactions = append(r.Compactions, Compaction{Line: e.Line, EntryID: e.ID, Time: e.Time, TokensBefore: e.Compaction.TokensBefore, NextRequest: next, Thread: t.ID})
-	}
+	r.Compactions = append(r.Compactions, Compactions(t, reqs)...)
 	r.Episodes = append(r.Episodes, cwl.SegmentMessages(ActivePath(t))...)
 }
 

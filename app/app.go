@@ -1,0 +1,85 @@
+// Package app is the layer that the desktop window and serve mode bind. It
+// holds a few services; each bound method validates its arguments, calls
+// one engine function and returns a JSON-tagged value (or an error, which
+// rejects the frontend's promise).
+//
+// The package imports no Wails code. What it needs from its host (a file
+// dialog, a way to send events to the frontend) comes through [Platform],
+// which main.go implements for the desktop window and app/serve for the
+// browser.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Platform is what the host offers the app.
+type Platform interface {
+	// OpenFileDialog asks the user to choose a session file and returns
+	// its path, or "" when the user cancels. Hosts without dialogs return
+	// ErrNoDialog.
+	OpenFileDialog(title string) (string, error)
+	// Emit sends an event to the frontend.
+	Emit(event string, data any)
+	// Desktop reports whether the host is the desktop window (true) or a
+	// browser served by serve mode (false).
+	Desktop() bool
+}
+
+// Options configure an [App].
+type Options struct {
+	// Initial is a session file to open at start.
+	Initial string
+	// Log receives one line per notable event; nil means os.Stderr.
+	Log io.Writer
+}
+
+// App owns the bound services.
+type App struct {
+	platform Platform
+	log      io.Writer
+	sessions *Sessions
+	ui       *UI
+}
+
+// New returns an app with no platform yet; call SetPlatform before use.
+func New(opts Options) *App {
+	a := &App{log: opts.Log, platform: noPlatform{}}
+	if a.log == nil {
+		a.log = os.Stderr
+	}
+	a.sessions = newSessions(a, opts.Initial)
+	a.ui = &UI{app: a}
+	return a
+}
+
+// SetPlatform sets the host's platform.
+func (a *App) SetPlatform(p Platform) { a.platform = p }
+
+// Startup is called by the host when the frontend is about to load.
+func (a *App) Startup(ctx context.Context) {}
+
+// Shutdown is called by the host when the window closes.
+func (a *App) Shutdown(ctx context.Context) {}
+
+// Bindings returns the services the frontend may call. Every exported
+// method of each is callable; nothing else is.
+func (a *App) Bindings() []any { return []any{a.sessions, a.ui} }
+
+// Sessions returns the sessions service, for hosts that need it directly
+// (serve mode's upload endpoint).
+func (a *App) Sessions() *Sessions { return a.sessions }
+
+func (a *App) logf(format string, args ...any) {
+	fmt.Fprintf(a.log, "ctxscope: "+format+"\n", args...)
+}
+
+// noPlatform is the platform before the host sets one.
+type noPlatform struct{}
+
+func (noPlatform) OpenFileDialog(string) (string, error) { return "", ErrNoDialog }
+func (noPlatform) Emit(string, any)                      {}
+func (noPlatform) Desktop() bool                         { return false }

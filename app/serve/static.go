@@ -1,0 +1,45 @@
+package serve
+
+import (
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"path"
+)
+
+// maxUpload caps an uploaded session file.
+const maxUpload = 2 << 30
+
+// staticHandler serves the built frontend; unknown paths get index.html so
+// that the app's own routes survive a reload.
+func (s *Server) staticHandler() http.Handler {
+	files := http.FileServerFS(s.assets)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := path.Clean(r.URL.Path)
+		if p != "/" {
+			if _, err := fs.Stat(s.assets, p[1:]); err != nil {
+				r2 := r.Clone(r.Context())
+				r2.URL.Path = "/"
+				files.ServeHTTP(w, r2)
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// handleUpload imports a session file sent as the raw request body.
+func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
+	name := path.Base(r.URL.Query().Get("name"))
+	if name == "." || name == "/" {
+		name = "upload"
+	}
+	info, err := s.app.Sessions().Import(http.MaxBytesReader(w, r.Body, maxUpload), name)
+	w.Header().Set("Content-Type", "application/json")
+	if err != nil {
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+		return
+	}
+	json.NewEncoder(w).Encode(info)
+}

@@ -1,0 +1,45 @@
+package app
+
+import (
+	"ctxscope/engine/report"
+	"ctxscope/engine/tokens"
+)
+
+// TimelineView is a session's per-request token timeline.
+type TimelineView struct {
+	SessionID string `json:"sessionId"`
+	Counter   string `json:"counter"`
+	// Categories names the parts of each point's breakdown, in order.
+	Categories []string       `json:"categories"`
+	Points     []report.Point `json:"points"`
+	// Compactions are the source agent's own compaction markers.
+	Compactions []report.Compaction `json:"compactions"`
+}
+
+// Counters lists the token counters, the default first.
+func (s *Sessions) Counters() []string { return tokens.Names }
+
+// Timeline measures every request of the session's main thread with the
+// named counter ("estimate", "o200k" or "cl100k"). The first call for a
+// BPE counter tokenizes the session; later calls reuse the counts.
+func (s *Sessions) Timeline(id, counter string) (TimelineView, error) {
+	o, err := s.get(id)
+	if err != nil {
+		return TimelineView{}, err
+	}
+	l, err := o.ledger(counter)
+	if err != nil {
+		return TimelineView{}, err
+	}
+	v := TimelineView{
+		SessionID:   id,
+		Counter:     l.Counter().Name(),
+		Categories:  tokens.CategoryNames(),
+		Points:      report.Timeline(o.requests, l),
+		Compactions: []report.Compaction{},
+	}
+	if main := o.s.Main(); main != nil {
+		v.Compactions = report.Compactions(main, o.requests)
+	}
+	return v, nil
+}

@@ -1,0 +1,43 @@
+package app
+
+// UI is the bound service for facts about the host and for the frontend's
+// own progress reports.
+type UI struct{ app *App }
+
+// Environment describes the host to the frontend.
+type Environment struct {
+	// Desktop is true in the desktop window, false in serve mode.
+	Desktop bool `json:"desktop"`
+	// Dialogs is true when OpenDialog can show a file dialog.
+	Dialogs bool `json:"dialogs"`
+	// Upload is true when files can be uploaded (serve mode).
+	Upload bool `json:"upload"`
+}
+
+// Environment reports what the host offers.
+func (u *UI) Environment() Environment {
+	desktop := u.app.platform.Desktop()
+	return Environment{Desktop: desktop, Dialogs: desktop, Upload: !desktop}
+}
+
+// Rendered is called by the frontend when a view has finished drawing. It
+// logs one line that tests wait for instead of sleeping. Only counts
+// travel: no session content.
+func (u *UI) Rendered(view string, requests int) {
+	u.app.logf("rendered view=%s requests=%d", sanitizeWord(view), requests)
+}
+
+// sanitizeWord keeps letters, digits and dashes, so that whatever the
+// frontend sends cannot forge log lines.
+func sanitizeWord(s string) string {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			out = append(out, r)
+		}
+		if len(out) >= 32 {
+			break
+		}
+	}
+	return string(out)
+}

@@ -1,0 +1,22 @@
+// Typed calls to the Go services. Arguments are ids, names and paths the
+// user typed: session content never travels from the frontend to Go.
+import { backend } from './backend';
+import type { Environment, SessionInfo, TimelineView } from './types';
+
+const call = <T>(service: string, method: string, ...args: unknown[]) => backend.call<T>(service, method, args);
+
+export const api = {
+  environment: () => call<Environment>('UI', 'Environment'),
+  rendered: (view: string, requests: number) => call<void>('UI', 'Rendered', view, requests),
+  initial: () => call<SessionInfo>('Sessions', 'Initial'),
+  list: () => call<SessionInfo[]>('Sessions', 'List'),
+  openPath: (path: string) => call<SessionInfo>('Sessions', 'OpenPath', path),
+  openDialog: () => call<SessionInfo>('Sessions', 'OpenDialog'),
+  openDemo: () => call<SessionInfo>('Sessions', 'OpenDemo'),
+  counters: () => call<string[]>('Sessions', 'Counters'),
+  timeline: (id: string, counter: string) => call<TimelineView>('Sessions', 'Timeline', id, counter),
+  upload: async (file: File) => {
+    if (!backend.upload) throw new Error('upload is only available in the browser');
+    return (await backend.upload(file)) as SessionInfo;
+  },
+};

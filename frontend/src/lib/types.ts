@@ -1,0 +1,56 @@
+// Types of the values the Go services return (package app and
+// engine/report). Field names follow the Go json tags.
+
+export interface Environment {
+  desktop: boolean;
+  dialogs: boolean;
+  upload: boolean;
+}
+
+export interface SessionInfo {
+  id: string;
+  title: string;
+  format: string;
+  agent: string;
+  source: string;
+  started: string;
+  threads: number;
+  messages: number;
+  toolCalls: number;
+  requests: number;
+  compactions: number;
+  errors: number;
+  warnings: number;
+  diagnostics: string[];
+  demo: boolean;
+}
+
+export interface Point {
+  request: number;
+  line: number;
+  entryId: string;
+  time: string;
+  tokens: number;
+  breakdown: number[];
+  messages: number;
+  reported: number;
+  afterCompaction?: boolean;
+}
+
+export interface Compaction {
+  line: number;
+  entryId: string;
+  time: string;
+  tokensBefore: number;
+  nextRequest: number;
+  thread: string;
+  summary: string;
+}
+
+export interface TimelineView {
+  sessionId: string;
+  counter: string;
+  categories: string[];
+  points: Point[];
+  compactions: Compaction[];
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"os"
 	"strings"
@@ -9,11 +10,17 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"ctxscope/app"
 	"ctxscope/app/cli"
 )
+
+// icon is the window icon.
+//
+//go:embed build/appicon.png
+var icon []byte
 
 // runDesktop opens the desktop window on the app, with file (if any) as
 // the first session shown.
@@ -39,6 +46,7 @@ func runDesktop(env *cli.Env, file string) error {
 			fmt.Fprintln(env.Stdout, "ctxscope: dom ready")
 		},
 		OnShutdown: a.Shutdown,
+		Linux:      &linux.Options{Icon: icon, ProgramName: "ctxscope"},
 		Bind:       a.Bindings(),
 	})
 }

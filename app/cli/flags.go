@@ -1,15 +1,20 @@
 package cli
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 )
 
-// newFlags returns a flag set for a command that writes its help to w.
+// newFlags returns a flag set for a command that writes its help (for -h)
+// to w. Parse errors are not printed by the flag package: [parse] returns
+// them as usage errors, which Run prints once.
 func newFlags(name string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(w)
+	fs.Usage = func() {}
 	return fs
 }
 
@@ -38,8 +43,17 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			i++
 		}
 	}
-	if err := fs.Parse(flags); err != nil {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(flags)
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(out, "flags of ctxscope %s:\n", fs.Name())
+		fs.PrintDefaults()
 		return nil, err
+	case err != nil:
+		return nil, usageError("%v", err)
 	}
 	return pos, nil
 }

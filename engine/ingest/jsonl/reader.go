@@ -95,7 +95,9 @@ func (r *Reader) readLine() ([]byte, error) {
 		default:
 			r.line++
 			r.partial = false
-			r.buf = r.buf[:len(r.buf)-1]
+			if !tooLong {
+				r.buf = r.buf[:len(r.buf)-1] // the newline
+			}
 		}
 		if tooLong {
 			return nil, fmt.Errorf("line %d: %w (%d bytes)", r.line, ErrTooLong, r.max)

@@ -15,7 +15,6 @@ import (
 // at a time; each entry's Line is the line on which its element starts.
 func importMessages(r io.Reader, name string, array bool) *session.Session {
 	b := newBuilder(name)
-	b.s.Version = 0
 	lc := &lineCounter{r: r}
 	dec := json.NewDecoder(lc)
 	if !array {

@@ -113,6 +113,7 @@ func importJSONL(r io.Reader, name string) (*session.Session, error) {
 		}
 		b.entry(&rec, lr.Line())
 	}
+	b.s.Version = b.version
 	b.finish()
 	return b.s, nil
 }
@@ -238,9 +239,6 @@ func (b *sessionBuilder) finish() {
 	}
 	if b.s.Started.IsZero() && len(b.t.Entries) > 0 {
 		b.s.Started = b.t.Entries[0].Time
-	}
-	if b.s.Version == 0 {
-		b.s.Version = b.version
 	}
 	if b.s.Title == "" {
 		b.s.Title = firstUserText(b.t)

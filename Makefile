@@ -1,0 +1,55 @@
+# ctxscope: `make run` opens the app on the demo; `make test` runs every
+# test. Both install what they need first (see scripts/setup.sh).
+
+SHELL      := /bin/bash
+GOBIN      := $(shell go env GOPATH)/bin
+WAILS      := $(GOBIN)/wails
+BIN        := build/bin/ctxscope
+ARTIFACTS  := artifacts
+VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: run build test bench setup-build setup-test setup-bench \
+        test-go test-frontend test-e2e test-desktop check-bindings clean
+
+## run: build the app and open it on the bundled demo session
+run: build
+	$(BIN) $(RUN_ARGS)
+
+## build: the desktop binary at build/bin/ctxscope (also runs headless)
+build: setup-build
+	$(WAILS) build -m -nosyncgomod -skipbindings -ldflags "-X main.version=$(VERSION)"
+
+## test: Go tests, frontend unit tests and type checks, browser end-to-end
+## tests against serve mode, and the desktop smoke test under Xvfb
+test: setup-test build test-go test-frontend test-e2e test-desktop
+
+test-go:
+	go vet ./...
+	go test -race -count=1 ./...
+
+test-frontend:
+	cd frontend && npm run check && npm test
+
+test-e2e: | $(ARTIFACTS)
+	CTXSCOPE_BIN=$(abspath $(BIN)) CTXSCOPE_ARTIFACTS=$(abspath $(ARTIFACTS)) node --test --test-concurrency=1 frontend/e2e/browser/
+
+test-desktop: | $(ARTIFACTS)
+	CTXSCOPE_BIN=$(abspath $(BIN)) CTXSCOPE_ARTIFACTS=$(abspath $(ARTIFACTS)) \
+	  xvfb-run -a -s "-screen 0 1400x900x24" node --test --test-concurrency=1 frontend/e2e/desktop/
+
+## bench: run the benchmarks and write docs/BENCHMARKS.md
+bench: setup-bench
+	scripts/bench.sh
+
+setup-build:
+	@scripts/setup.sh build
+setup-test:
+	@scripts/setup.sh test
+setup-bench:
+	@scripts/setup.sh bench
+
+$(ARTIFACTS):
+	mkdir -p $@
+
+clean:
+	rm -rf build/bin $(ARTIFACTS) frontend/node_modules

@@ -1,0 +1,77 @@
+// The first screen in a real browser against `ctxscope serve`: open the
+// large real pi session and check the timeline shows all of its requests.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launchBrowser, screenshot, shared, startServe } from '../lib.mjs';
+
+let server, browser;
+before(async () => {
+  server = await startServe();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+test('serve rejects requests without the token', async () => {
+  for (const path of ['/', '/api/call/Sessions/List']) {
+    const resp = await fetch(server.origin + path, { method: path === '/' ? 'GET' : 'POST', body: path === '/' ? undefined : '[]' });
+    assert.equal(resp.status, 401, path);
+  }
+});
+
+test('the demo session opens by default', async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(server.url.href);
+  await page.waitForSelector('[data-testid=timeline] canvas');
+  assert.equal(await page.textContent('[data-testid=request-count]'), '32');
+  assert.ok(!page.url().includes('token='), 'the token is removed from the address bar');
+  await screenshot(page, 'browser-demo.png');
+  await page.close();
+});
+
+test('the large pi session shows 453 requests and steps with the keyboard', async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url.href);
+  await page.waitForSelector('[data-testid=timeline] canvas');
+  await page.fill('[data-testid=path-input]', join(shared, 'sessions/pi/pi-cwl__large-session.jsonl'));
+  await page.click('[data-testid=open-path]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=request-count]')?.textContent === '453');
+  const timeline = page.locator('[data-testid=timeline]');
+  assert.equal(await timeline.getAttribute('data-requests'), '453');
+  assert.equal(await page.textContent('[data-testid=session-title]'), '/mode');
+
+  // The peak request is selected first; Home jumps to the first request,
+  // the arrow key moves one on.
+  await timeline.focus();
+  await page.keyboard.press('Home');
+  assert.equal(await timeline.getAttribute('aria-valuenow'), '1');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await timeline.getAttribute('aria-valuenow'), '2');
+  assert.match(await page.textContent('[data-testid=request-detail] h2'), /^Request 2/);
+  await page.keyboard.press('End');
+  assert.equal(await page.textContent('[data-testid=request-tokens]'), '124,607');
+
+  // Switching the counter re-measures with the BPE tokenizer.
+  await page.selectOption('[data-testid=counter]', 'o200k');
+  await page.waitForFunction(() => document.querySelector('[data-testid=request-tokens]')?.textContent !== '124,607');
+  await screenshot(page, 'browser-large-session.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a bad path shows a clear error and keeps the session', async () => {
+  const page = await browser.newPage();
+  await page.goto(server.url.href);
+  await page.waitForSelector('[data-testid=timeline] canvas');
+  await page.fill('[data-testid=path-input]', '/nonexistent/session.jsonl');
+  await page.click('[data-testid=open-path]');
+  await page.waitForSelector('[data-testid=error]');
+  assert.match(await page.textContent('[data-testid=error]'), /no such file/);
+  assert.equal(await page.textContent('[data-testid=request-count]'), '32');
+  await page.close();
+});

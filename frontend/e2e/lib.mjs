@@ -1,0 +1,63 @@
+// Helpers shared by the end-to-end tests: start the real binary in serve
+// mode, drive Debian's Chromium with playwright-core, keep screenshots.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, '../..');
+export const shared = resolve(repo, '../shared/data');
+export const bin = process.env.CTXSCOPE_BIN ?? join(repo, 'build/bin/ctxscope');
+export const artifacts = process.env.CTXSCOPE_ARTIFACTS ?? join(repo, 'artifacts');
+
+// waitForLine resolves with the first line of stream matching re, or
+// rejects after ms milliseconds.
+export function waitForLine(stream, re, ms, what) {
+  return new Promise((resolveLine, reject) => {
+    const rl = createInterface({ input: stream });
+    const timer = setTimeout(() => { rl.close(); reject(new Error(`timed out after ${ms} ms waiting for ${what}`)); }, ms);
+    rl.on('line', (line) => {
+      const m = line.match(re);
+      if (m) { clearTimeout(timer); rl.close(); resolveLine(m); }
+    });
+  });
+}
+
+// startServe runs `ctxscope serve` and resolves with its URL and process.
+export async function startServe(...args) {
+  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  const m = await waitForLine(proc.stdout, /serving at (http:\/\/\S+)/, 20_000, 'the serve URL').catch((e) => {
+    proc.kill();
+    throw new Error(`${e.message}\n${stderr}`);
+  });
+  const url = new URL(m[1]);
+  return { url, origin: url.origin, proc, stderr: () => stderr, stop: () => proc.kill('SIGTERM') };
+}
+
+// launchBrowser starts Debian's Chromium headless with root-safe flags.
+// Playwright gives each launch a new empty profile.
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// screenshot saves a page screenshot under artifacts/.
+export async function screenshot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  const path = join(artifacts, name);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+// distinctColors counts the colours of a PNG with ImageMagick.
+export function distinctColors(png) {
+  return Number(execFileSync('convert', [png, '-format', '%k', 'info:']).toString().trim());
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs what a make target needs, idempotently: Debian packages, the
+# Wails CLI at a pinned version, and the frontend's npm packages. Fast when
+# everything is already there. Usage: scripts/setup.sh build|test|bench
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WAILS_VERSION=v2.16.0
+GOBIN="$(go env GOPATH)/bin"
+
+build_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev)
+test_pkgs=(xvfb xauth xdotool imagemagick chromium fonts-liberation)
+bench_pkgs=(graphviz)
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+# apt_install installs the Debian packages that are missing, as root or
+# through sudo.
+apt_install() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  log "installing Debian packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+wails_cli() {
+  if [ -x "$GOBIN/wails" ] && "$GOBIN/wails" version 2>/dev/null | grep -q "$WAILS_VERSION"; then
+    return 0
+  fi
+  log "installing the Wails CLI $WAILS_VERSION"
+  go install "github.com/wailsapp/wails/v2/cmd/wails@$WAILS_VERSION"
+}
+
+# npm_packages runs npm ci when node_modules is missing or older than the
+# lock file.
+npm_packages() {
+  local marker=frontend/node_modules/.package-lock.json
+  if [ -f "$marker" ] && [ "$marker" -nt frontend/package-lock.json ]; then
+    return 0
+  fi
+  log "installing frontend packages (npm ci)"
+  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+}
+
+case "${1:-build}" in
+  build)
+    apt_install "${build_pkgs[@]}"
+    wails_cli
+    npm_packages
+    ;;
+  test)
+    apt_install "${build_pkgs[@]}" "${test_pkgs[@]}"
+    wails_cli
+    npm_packages
+    ;;
+  bench)
+    apt_install "${build_pkgs[@]}" "${bench_pkgs[@]}"
+    wails_cli
+    npm_packages
+    ;;
+  *)
+    echo "usage: $0 build|test|bench" >&2
+    exit 2
+    ;;
+esac

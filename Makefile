@@ -23,9 +23,13 @@ build: setup-build
 ## tests against serve mode, and the desktop smoke test under Xvfb
 test: setup-test build test-go test-frontend test-e2e test-desktop
 
+# Packages with goroutines of their own also run under the race detector.
+RACE_PKGS := ./app/...
+
 test-go:
 	go vet ./...
-	go test -race -count=1 ./...
+	go test -count=1 ./...
+	go test -race -count=1 $(RACE_PKGS)
 
 test-frontend:
 	cd frontend && npm run check && npm test

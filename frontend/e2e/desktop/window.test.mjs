@@ -20,11 +20,17 @@ test('the desktop window renders a real session', { timeout: 120_000 }, async ()
     const m = await waitForLine(proc.stdout, /rendered view=timeline requests=(\d+)/, 90_000, 'the timeline to render')
       .catch((e) => { throw new Error(`${e.message}\n${stderr}`); });
     assert.equal(m[1], '453');
-    await new Promise((r) => setTimeout(r, 500)); // let the compositor paint the frame
+    // WebKit presents the frame some time after the page has drawn it:
+    // poll the screen until it shows (a blank window stays one colour).
     mkdirSync(artifacts, { recursive: true });
     const png = join(artifacts, 'desktop-window.png');
-    execFileSync('import', ['-window', 'root', png]);
-    const colors = distinctColors(png);
+    let colors = 0;
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+      execFileSync('import', ['-window', 'root', png]);
+      colors = distinctColors(png);
+      if (colors > 200) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     assert.ok(colors > 200, `the window looks blank: ${colors} distinct colours in ${png}`);
   } finally {
     proc.kill('SIGTERM');

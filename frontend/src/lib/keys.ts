@@ -1,0 +1,64 @@
+// Keyboard shortcuts of the debugger. actionFor maps a key press to an
+// action, ignoring presses meant for text fields; the table is also what
+// the "?" help overlay lists.
+
+export type Action =
+  | 'next-request'
+  | 'prev-request'
+  | 'next-eviction'
+  | 'prev-eviction'
+  | 'first-request'
+  | 'last-request'
+  | 'search'
+  | 'help'
+  | 'close';
+
+export interface Shortcut {
+  keys: string[];
+  action: Action;
+  description: string;
+}
+
+export const shortcuts: Shortcut[] = [
+  { keys: ['j', 'ArrowRight'], action: 'next-request', description: 'next request' },
+  { keys: ['k', 'ArrowLeft'], action: 'prev-request', description: 'previous request' },
+  { keys: [']'], action: 'next-eviction', description: 'next eviction' },
+  { keys: ['['], action: 'prev-eviction', description: 'previous eviction' },
+  { keys: ['g', 'Home'], action: 'first-request', description: 'first request' },
+  { keys: ['G', 'End'], action: 'last-request', description: 'last request' },
+  { keys: ['/'], action: 'search', description: 'search' },
+  { keys: ['?'], action: 'help', description: 'show these shortcuts' },
+  { keys: ['Escape'], action: 'close', description: 'close a dialog or search' },
+];
+
+export interface KeyPress {
+  key: string;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  altKey?: boolean;
+  target?: { tagName?: string; isContentEditable?: boolean } | null;
+}
+
+const typing = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+
+// actionFor returns the action for a key press, or null. Presses with a
+// modifier, and presses in text fields (other than Escape), are not ours.
+export function actionFor(e: KeyPress): Action | null {
+  if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  const t = e.target;
+  if (t && (typing.has(t.tagName ?? '') || t.isContentEditable) && e.key !== 'Escape') return null;
+  for (const s of shortcuts) if (s.keys.includes(e.key)) return s.action;
+  return null;
+}
+
+// neighbour returns the nearest value in sorted after (dir 1) or before
+// (dir -1) current, or null when there is none: used to jump between
+// evictions.
+export function neighbour(sorted: number[], current: number, dir: 1 | -1): number | null {
+  if (dir > 0) {
+    for (const v of sorted) if (v > current) return v;
+    return null;
+  }
+  for (let i = sorted.length - 1; i >= 0; i--) if (sorted[i] < current) return sorted[i];
+  return null;
+}

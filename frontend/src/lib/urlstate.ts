@@ -1,0 +1,45 @@
+// The view state that survives a reload lives in the URL fragment, as a
+// query string: #session=...&step=12&tab=context&policy=paper&budget=20000.
+// Only ids, names and numbers go there; never session content.
+
+export interface ViewState {
+  session?: string;
+  step?: number;
+  tab?: string;
+  policy?: string;
+  budget?: number;
+  counter?: string;
+}
+
+const numeric = new Set(['step', 'budget']);
+const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter'] as const;
+
+// parseState reads a fragment ("#a=1&b=2" or "a=1&b=2"). Unknown keys and
+// malformed numbers are dropped.
+export function parseState(hash: string): ViewState {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const out: Record<string, string | number> = {};
+  for (const k of keys) {
+    const v = params.get(k);
+    if (v === null || v === '') continue;
+    if (numeric.has(k)) {
+      const n = Number(v);
+      if (Number.isInteger(n) && n >= 0) out[k] = n;
+    } else {
+      out[k] = v;
+    }
+  }
+  return out as ViewState;
+}
+
+// formatState writes a fragment in a fixed key order, so equal states give
+// equal URLs.
+export function formatState(s: ViewState): string {
+  const params = new URLSearchParams();
+  for (const k of keys) {
+    const v = s[k];
+    if (v !== undefined && v !== '') params.set(k, String(v));
+  }
+  const q = params.toString();
+  return q ? '#' + q : '';
+}

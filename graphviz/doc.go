@@ -13,7 +13,7 @@
 // Brandes–Köpf method. [Incremental] keeps a layered layout stable while
 // nodes are appended. [Force] is a ForceAtlas2-style force-directed
 // layout with a Barnes–Hut approximation for knowledge graphs, and
-// [Index.Ego] cuts the k-hop neighbourhood of a node out of a large graph.
+// [EgoIndex.Ego] cuts the k-hop neighbourhood of a node out of a large graph.
 //
 // # Export
 //

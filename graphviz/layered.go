@@ -60,7 +60,7 @@ func layered(g *Graph, ends [][2]int, opt LayeredOptions) (*Layout, *lgraph) {
 	dir := breakCycles(n, ends)
 	es, of := acyclicEdges(ends, dir)
 	lg := newLGraph(assignRanks(n, es, seq, opt.Ranking), es, w, h)
-	lg.reduceCrossings(orderLimits{sweeps: opt.Sweeps, stall: 6, passes: 8})
+	lg.orderComponents(orderLimits{sweeps: opt.Sweeps, stall: 6, passes: 8})
 	xs := lg.positionX(spacing{node: opt.NodeSep, edge: opt.NodeSep / 2})
 	ys := lg.positionY(opt.RankSep)
 

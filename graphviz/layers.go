@@ -12,6 +12,11 @@ type lgraph struct {
 	layers   [][]int // rank -> vertices from left to right
 	pos      []int   // vertex -> index in its layer
 	chains   [][]int // DAG edge -> its vertices from top to bottom
+
+	// members lists the vertices that ordering works on (one connected
+	// component), and seen marks those an initial order has placed.
+	members []int
+	seen    []bool
 }
 
 // newLGraph builds the layered graph for ranked DAG edges es over nodes of

@@ -40,15 +40,76 @@ func (g *lgraph) reduceCrossings(lim orderLimits) int {
 	return best
 }
 
-// initOrder places vertices in the order a depth-first search from the
-// sources, in input order, first reaches them.
+// orderComponents orders each connected component on its own and puts
+// the components side by side in the order of their first vertex, so
+// that edges of different components never cross (as dot does). It
+// returns the number of crossings.
+func (g *lgraph) orderComponents(lim orderLimits) int {
+	comps := g.vertexComponents()
+	seen := make([]bool, len(g.rank))
+	total := 0
+	parts := make([][][]int, len(comps))
+	for i, members := range comps {
+		sub := *g
+		sub.layers = make([][]int, len(g.layers))
+		sub.members, sub.seen = members, seen
+		total += sub.reduceCrossings(lim)
+		parts[i] = sub.layers
+	}
+	for r := range g.layers {
+		g.layers[r] = g.layers[r][:0]
+		for _, p := range parts {
+			g.layers[r] = append(g.layers[r], p[r]...)
+		}
+		g.renumber(r)
+	}
+	return total
+}
+
+// vertexComponents returns the weakly connected components of the layered
+// graph, each as its vertices in ascending order, ordered by their first.
+func (g *lgraph) vertexComponents() [][]int {
+	comp := make([]int, len(g.rank))
+	for v := range comp {
+		comp[v] = -1
+	}
+	var out [][]int
+	var stack []int
+	for s := range g.rank {
+		if comp[s] >= 0 {
+			continue
+		}
+		c := len(out)
+		out = append(out, nil)
+		comp[s] = c
+		stack = append(stack[:0], s)
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			out[c] = append(out[c], v)
+			for _, list := range [2][]int{g.up[v], g.down[v]} {
+				for _, w := range list {
+					if comp[w] < 0 {
+						comp[w] = c
+						stack = append(stack, w)
+					}
+				}
+			}
+		}
+		sort.Ints(out[c])
+	}
+	return out
+}
+
+// initOrder places the vertices of the view in the order a depth-first
+// search from its sources, in input order, first reaches them.
 func (g *lgraph) initOrder() {
 	for r := range g.layers {
 		g.layers[r] = g.layers[r][:0]
 	}
-	seen := make([]bool, len(g.rank))
+	seen := g.seen
 	var stack []int
-	for s := range g.rank {
+	for _, s := range g.members {
 		if seen[s] || len(g.up[s]) > 0 {
 			continue
 		}

@@ -134,7 +134,7 @@ func (h *seqHeap) Less(i, j int) bool {
 	return a < b
 }
 func (h *seqHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *seqHeap) Push(x any)   { h.items = append(h.items, x.(int)) }
+func (h *seqHeap) Push(x any)    { h.items = append(h.items, x.(int)) }
 func (h *seqHeap) Pop() any {
 	x := h.items[len(h.items)-1]
 	h.items = h.items[:len(h.items)-1]

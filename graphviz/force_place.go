@@ -7,7 +7,8 @@ import (
 
 // place copies the simulation's positions into the boxes, scaled so that
 // the median edge is edgeLength long (or, without edges, so that nodes
-// are that far apart on average).
+// are that far apart on average), and at least so far that the drawing
+// has eight times the area of its boxes.
 func (s *simulation) place(l *Layout, edgeLength float64) {
 	var lengths []float64
 	for _, e := range s.ends {
@@ -32,9 +33,31 @@ func (s *simulation) place(l *Layout, edgeLength float64) {
 	if typical > 1e-9 {
 		scale = edgeLength / typical
 	}
+	if area, need := s.spread(), boxArea(l.Nodes); area > 1e-18 && scale*scale*area < 8*need {
+		scale = math.Sqrt(8 * need / area)
+	}
 	for i := range l.Nodes {
 		l.Nodes[i].X, l.Nodes[i].Y = s.xs[i]*scale, s.ys[i]*scale
 	}
+}
+
+// spread is the area of the simulation's bounding box.
+func (s *simulation) spread() float64 {
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for i := range s.xs {
+		minX, maxX = min(minX, s.xs[i]), max(maxX, s.xs[i])
+		minY, maxY = min(minY, s.ys[i]), max(maxY, s.ys[i])
+	}
+	return (maxX - minX) * (maxY - minY)
+}
+
+// boxArea sums the areas of the boxes with the gap around them.
+func boxArea(boxes []Box) float64 {
+	sum := 0.0
+	for _, b := range boxes {
+		sum += (b.W + overlapGap) * (b.H + overlapGap)
+	}
+	return sum
 }
 
 // overlapGap is the room removeOverlaps leaves between boxes.
@@ -42,10 +65,15 @@ const overlapGap = 6
 
 // removeOverlaps pushes overlapping boxes apart, each pair along the axis
 // where they overlap least, half the distance each (all of it for the
-// partner of the pinned box), until none overlap or passes run out. It
-// reports whether it finished.
+// partner of the pinned box), until none overlap or passes run out. Every
+// eighth pass that still finds overlaps also spreads all positions by a
+// tenth about the pinned box (or the origin), which separates any crowd
+// that pushing alone would shuffle around. It reports whether it finished.
 func removeOverlaps(boxes []Box, pinned, passes int) bool {
 	for p := 0; p < passes; p++ {
+		if p > 0 && p%4 == 0 {
+			expand(boxes, pinned, 1.1)
+		}
 		idx := sortedByLeft(boxes)
 		moved := false
 		for a, i := range idx {
@@ -66,6 +94,18 @@ func removeOverlaps(boxes []Box, pinned, passes int) bool {
 	return false
 }
 
+// expand scales every position by f about the pinned box or the origin.
+func expand(boxes []Box, pinned int, f float64) {
+	var cx, cy float64
+	if pinned >= 0 {
+		cx, cy = boxes[pinned].X, boxes[pinned].Y
+	}
+	for i := range boxes {
+		boxes[i].X = cx + (boxes[i].X-cx)*f
+		boxes[i].Y = cy + (boxes[i].Y-cy)*f
+	}
+}
+
 // separate moves a and b apart if they come closer than overlapGap, and
 // reports whether it did.
 func separate(a, b *Box, aPinned, bPinned bool) bool {
@@ -82,7 +122,7 @@ func separate(a, b *Box, aPinned, bPinned bool) bool {
 		case bPinned:
 			return d, 0
 		}
-		return d / 2, d / 2
+		return d * 0.6, d * 0.6
 	}
 	if ox <= oy {
 		ma, mb := share(ox)

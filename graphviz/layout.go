@@ -1,7 +1,9 @@
 package graphviz
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -113,11 +115,15 @@ func (l *Layout) bounds() (minX, minY, maxX, maxY float64) {
 // ties by index.
 func sortedByLeft(boxes []Box) []int {
 	idx := make([]int, len(boxes))
-	for i := range idx {
-		idx[i] = i
+	left := make([]float64, len(boxes))
+	for i, b := range boxes {
+		idx[i], left[i] = i, b.X-b.W/2
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		return boxes[idx[a]].X-boxes[idx[a]].W/2 < boxes[idx[b]].X-boxes[idx[b]].W/2
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(left[a], left[b]); c != 0 {
+			return c
+		}
+		return a - b
 	})
 	return idx
 }

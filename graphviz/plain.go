@@ -44,7 +44,8 @@ type plainRecord struct {
 }
 
 // plainRecords splits input into records of whitespace-separated fields;
-// double-quoted fields may hold spaces, newlines, \" and \\.
+// double-quoted fields may hold spaces and newlines, and read \" as a
+// quote, \\ as a backslash and \n as a newline (a Graphviz line break).
 func plainRecords(r io.Reader) ([]plainRecord, error) {
 	br := bufio.NewReader(r)
 	var recs []plainRecord
@@ -112,13 +113,18 @@ func readQuoted(br *bufio.Reader) (string, int, error) {
 			if err != nil {
 				return "", 0, fmt.Errorf("unterminated quoted string")
 			}
-			if d != '"' && d != '\\' {
+			switch d {
+			case '"', '\\':
+				b.WriteByte(d)
+			case 'n':
+				b.WriteByte('\n')
+			default:
+				if d == '\n' {
+					lines++
+				}
 				b.WriteByte(c)
+				b.WriteByte(d)
 			}
-			if d == '\n' {
-				lines++
-			}
-			b.WriteByte(d)
 		case '\n':
 			lines++
 			b.WriteByte(c)
@@ -298,6 +304,6 @@ func plainQuote(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\r\n\"\\") {
 		return s
 	}
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`)
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
 }

@@ -42,7 +42,7 @@ func TestReadPlainFromDot(t *testing.T) {
 func TestReadPlainErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
-		is         error
+		is             error
 	}{
 		{"empty", "", "no graph record", nil},
 		{"node first", "node a 1 1 1 1 a solid box black white\n", "line 1: node before the graph record", nil},

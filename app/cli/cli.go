@@ -36,6 +36,7 @@ type command struct {
 
 // commands lists every subcommand, alphabetically.
 var commands = []command{
+	graphCommand,
 	inspectCommand,
 	serveCommand,
 	versionCommand,

@@ -13,7 +13,8 @@ type ForceOptions struct {
 	// always give the same layout.
 	Seed uint64
 	// Iterations is the number of simulation steps; when zero it shrinks
-	// from 400 for small graphs to 80 for very large ones.
+	// from 300 for small graphs to 80 for ten thousand nodes, and is
+	// halved around a Center, whose rings start the layout nearly settled.
 	Iterations int
 	// Theta is the Barnes–Hut accuracy (smaller is more exact), 1.2 when
 	// zero.
@@ -35,7 +36,10 @@ type ForceOptions struct {
 
 func (o ForceOptions) withDefaults(n int) ForceOptions {
 	if o.Iterations <= 0 {
-		o.Iterations = int(max(80, min(400, 400*math.Sqrt(500/float64(max(n, 1))))))
+		o.Iterations = int(max(80, min(300, 8000/math.Sqrt(float64(max(n, 1))))))
+		if o.Center != "" {
+			o.Iterations /= 2
+		}
 	}
 	if o.Theta <= 0 {
 		o.Theta = 1.2
@@ -138,7 +142,7 @@ func (s *simulation) initialPositions(seed uint64) {
 	if s.center >= 0 {
 		hops = hopDistances(n, s.ends, s.center)
 	}
-	radius := math.Sqrt(float64(n)) * 10
+	radius := max(10, math.Sqrt(float64(n)*s.opt.Scaling))
 	for i := range s.xs {
 		a := r.Float64() * 2 * math.Pi
 		d := radius * math.Sqrt(r.Float64())

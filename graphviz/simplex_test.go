@@ -46,3 +46,28 @@ func TestNetworkSimplexIsOptimal(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkSimplexMatchesDot compares the total edge length of our
+// ranking with that of Graphviz dot, whose ranking is also optimal.
+func TestNetworkSimplexMatchesDot(t *testing.T) {
+	for _, g := range []*Graph{randomDAG(300, 8), episodeDAG(300, 8)} {
+		pg, pl := dotPlain(t, g)
+		pos, _ := pg.Index()
+		dotLen := 0
+		for _, e := range pg.Edges {
+			dotLen += pl.Nodes[pos[e.To]].Rank - pl.Nodes[pos[e.From]].Rank
+		}
+		l, err := Layered(g, LayeredOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours, _ := g.Index()
+		ourLen := 0
+		for _, e := range g.Edges {
+			ourLen += l.Nodes[ours[e.To]].Rank - l.Nodes[ours[e.From]].Rank
+		}
+		if ourLen != dotLen {
+			t.Errorf("%s: total edge length %d, dot's %d", g.Name, ourLen, dotLen)
+		}
+	}
+}

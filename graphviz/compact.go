@@ -15,43 +15,14 @@ type blockEdge struct {
 // separation allows, then pulls each block right towards its successors
 // where that shortens nothing, and gives every vertex its block's x.
 func (g *lgraph) compact(sp spacing, layers [][]int, root, align []int) []float64 {
-	index := map[uint64]int{}
-	var edges []blockEdge
-	for _, l := range layers {
-		for i := 1; i < len(l); i++ {
-			u, v := l[i-1], l[i]
-			key := uint64(root[u])<<32 | uint64(uint32(root[v]))
-			gap := g.sep(sp, u, v)
-			if k, ok := index[key]; ok {
-				edges[k].gap = max(edges[k].gap, gap)
-				continue
-			}
-			index[key] = len(edges)
-			edges = append(edges, blockEdge{root[u], root[v], gap})
-		}
-	}
+	edges := g.blockEdges(sp, layers, root)
 	n := len(root)
 	in, out := make([][]int, n), make([][]int, n)
-	indeg := make([]int, n)
 	for k, e := range edges {
 		out[e.from] = append(out[e.from], k)
 		in[e.to] = append(in[e.to], k)
-		indeg[e.to]++
 	}
-	var order []int
-	for v := 0; v < n; v++ {
-		if root[v] == v && indeg[v] == 0 {
-			order = append(order, v)
-		}
-	}
-	for i := 0; i < len(order); i++ {
-		for _, k := range out[order[i]] {
-			w := edges[k].to
-			if indeg[w]--; indeg[w] == 0 {
-				order = append(order, w)
-			}
-		}
-	}
+	order := blockOrder(root, edges, in, out)
 	xs := make([]float64, n)
 	for _, v := range order {
 		for _, k := range in[v] {
@@ -72,6 +43,52 @@ func (g *lgraph) compact(sp spacing, layers [][]int, root, align []int) []float6
 		xs[v] = xs[root[v]]
 	}
 	return xs
+}
+
+// blockEdges returns the separation constraints between blocks: one per
+// pair of blocks that are neighbours in some layer, with the largest gap
+// any of their vertices needs.
+func (g *lgraph) blockEdges(sp spacing, layers [][]int, root []int) []blockEdge {
+	index := map[uint64]int{}
+	var edges []blockEdge
+	for _, l := range layers {
+		for i := 1; i < len(l); i++ {
+			u, v := l[i-1], l[i]
+			key := uint64(root[u])<<32 | uint64(uint32(root[v]))
+			gap := g.sep(sp, u, v)
+			if k, ok := index[key]; ok {
+				edges[k].gap = max(edges[k].gap, gap)
+				continue
+			}
+			index[key] = len(edges)
+			edges = append(edges, blockEdge{root[u], root[v], gap})
+		}
+	}
+	return edges
+}
+
+// blockOrder returns the block roots in topological order of the
+// separation constraints.
+func blockOrder(root []int, edges []blockEdge, in, out [][]int) []int {
+	indeg := make([]int, len(root))
+	for v := range in {
+		indeg[v] = len(in[v])
+	}
+	var order []int
+	for v := range root {
+		if root[v] == v && indeg[v] == 0 {
+			order = append(order, v)
+		}
+	}
+	for i := 0; i < len(order); i++ {
+		for _, k := range out[order[i]] {
+			w := edges[k].to
+			if indeg[w]--; indeg[w] == 0 {
+				order = append(order, w)
+			}
+		}
+	}
+	return order
 }
 
 // balance aligns the four candidate placements to the narrowest one (the

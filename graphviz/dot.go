@@ -48,32 +48,42 @@ func WriteDOT(w io.Writer, g *Graph, opt DOTOptions) error {
 	fmt.Fprintf(bw, "\tgraph %s;\n", dotAttrList(graph))
 	fmt.Fprintf(bw, "\tnode %s;\n", dotAttrList(map[string]string{"fontname": "Helvetica", "fontsize": num(sz.FontSize)}))
 	fmt.Fprintf(bw, "\tedge %s;\n", dotAttrList(map[string]string{"fontname": "Helvetica", "fontsize": num(sz.FontSize * 0.75)}))
+	writeDOTNodes(bw, g, opt.Layout)
+	writeDOTEdges(bw, g, ends, opt.Layout)
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// writeDOTNodes writes the node statements, sorted by ID.
+func writeDOTNodes(w *bufio.Writer, g *Graph, l *Layout) {
 	for _, i := range sortedNodes(g) {
 		n := &g.Nodes[i]
 		a := StyleOf(n.Attrs).dotNodeAttrs()
 		a["label"] = n.text()
-		if l := opt.Layout; l != nil {
+		if l != nil {
 			b := l.Nodes[i]
 			a["pos"] = fmt.Sprintf("%s,%s!", num(b.X), num(l.Height-b.Y))
 			a["width"], a["height"] = num(b.W/72), num(b.H/72)
 		}
 		merge(a, n.Attrs)
-		fmt.Fprintf(bw, "\t%s %s;\n", dotID(n.ID), dotAttrList(a))
+		fmt.Fprintf(w, "\t%s %s;\n", dotID(n.ID), dotAttrList(a))
 	}
+}
+
+// writeDOTEdges writes the edge statements in [sortedEdges] order.
+func writeDOTEdges(w *bufio.Writer, g *Graph, ends [][2]int, l *Layout) {
 	for _, i := range sortedEdges(g) {
 		e := &g.Edges[i]
 		a := EdgeStyleOf(e.Attrs).dotEdgeAttrs()
 		if e.Label != "" {
 			a["label"] = e.Label
 		}
-		if l := opt.Layout; l != nil && len(l.Edges[i].Points) >= 2 {
+		if l != nil && len(l.Edges[i].Points) >= 2 {
 			a["pos"] = splinePos(l.Edges[i], l.Height)
 		}
 		merge(a, e.Attrs)
-		fmt.Fprintf(bw, "\t%s -> %s %s;\n", dotID(g.Nodes[ends[i][0]].ID), dotID(g.Nodes[ends[i][1]].ID), dotAttrList(a))
+		fmt.Fprintf(w, "\t%s -> %s %s;\n", dotID(g.Nodes[ends[i][0]].ID), dotID(g.Nodes[ends[i][1]].ID), dotAttrList(a))
 	}
-	bw.WriteString("}\n")
-	return bw.Flush()
 }
 
 // merge copies src over dst.

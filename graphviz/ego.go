@@ -44,6 +44,27 @@ func (x *EgoIndex) Ego(center string, hops, limit int) (*Graph, error) {
 	if !ok {
 		return nil, fmt.Errorf("ego of %q: %w", center, ErrUnknownNode)
 	}
+	dist, order := x.reach(c, hops, limit)
+	out := &Graph{Name: x.g.Name + " ego " + center, Attrs: x.g.Attrs}
+	for _, v := range order {
+		n := x.g.Nodes[v]
+		a := make(Attrs, len(n.Attrs)+1)
+		merge(a, n.Attrs)
+		a["hop"] = strconv.Itoa(dist[v])
+		n.Attrs = a
+		out.Nodes = append(out.Nodes, n)
+	}
+	edges := x.inducedEdges(order, dist)
+	sort.Ints(edges)
+	for _, e := range edges {
+		out.Edges = append(out.Edges, x.g.Edges[e])
+	}
+	return out, nil
+}
+
+// reach returns the distances of the nodes within hops of c, and those
+// nodes in breadth-first order, at most limit of them when limit > 0.
+func (x *EgoIndex) reach(c, hops, limit int) (map[int]int, []int) {
 	dist := map[int]int{c: 0}
 	order := []int{c}
 	for i := 0; i < len(order) && (limit <= 0 || len(order) < limit); i++ {
@@ -63,15 +84,11 @@ func (x *EgoIndex) Ego(center string, hops, limit int) (*Graph, error) {
 			}
 		}
 	}
-	out := &Graph{Name: x.g.Name + " ego " + center, Attrs: x.g.Attrs}
-	for _, v := range order {
-		n := x.g.Nodes[v]
-		a := make(Attrs, len(n.Attrs)+1)
-		merge(a, n.Attrs)
-		a["hop"] = strconv.Itoa(dist[v])
-		n.Attrs = a
-		out.Nodes = append(out.Nodes, n)
-	}
+	return dist, order
+}
+
+// inducedEdges returns the edges whose both ends are in dist, each once.
+func (x *EgoIndex) inducedEdges(order []int, dist map[int]int) []int {
 	var edges []int
 	for _, v := range order {
 		for _, e := range x.incident[v] {
@@ -83,9 +100,5 @@ func (x *EgoIndex) Ego(center string, hops, limit int) (*Graph, error) {
 			}
 		}
 	}
-	sort.Ints(edges)
-	for _, e := range edges {
-		out.Edges = append(out.Edges, x.g.Edges[e])
-	}
-	return out, nil
+	return edges
 }

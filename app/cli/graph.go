@@ -25,7 +25,43 @@ var graphCommand = command{
 // inference lands in the CWL engine.
 var errInferredEpisodes = errors.New("inferred episodes are not available yet: use --episodes declared")
 
+// graphFlags are the parsed flags of `ctxscope graph`.
+type graphFlags struct {
+	file, format, out string
+	ranking           graphviz.Ranking
+	pinned            bool
+}
+
 func runGraph(env *Env, args []string) error {
+	f, err := parseGraphFlags(env, args)
+	if err != nil {
+		return err
+	}
+	g, err := declaredEpisodes(f.file)
+	if err != nil {
+		return err
+	}
+	if len(g.Nodes) == 0 {
+		fmt.Fprintf(env.Stderr, "ctxscope graph: %s declares no episodes\n", f.file)
+	}
+	opt := graphviz.LayeredOptions{Ranking: f.ranking, Splines: true}
+	l, err := graphviz.Layered(g, opt)
+	if err != nil {
+		return err
+	}
+	return writeOutput(env.Stdout, f.out, func(w io.Writer) error {
+		if f.format == "svg" {
+			return graphviz.WriteSVG(w, g, l, graphviz.SVGOptions{Sizing: opt.Sizing})
+		}
+		dopt := graphviz.DOTOptions{Sizing: opt.Sizing}
+		if f.pinned {
+			dopt.Layout = l
+		}
+		return graphviz.WriteDOT(w, g, dopt)
+	})
+}
+
+func parseGraphFlags(env *Env, args []string) (graphFlags, error) {
 	fs := newFlags("graph", env.Stderr)
 	format := fs.String("format", "dot", "output format: dot or svg")
 	episodes := fs.String("episodes", "declared", "which episodes: declared (delimiter tool) or inferred")
@@ -34,47 +70,26 @@ func runGraph(env *Env, args []string) error {
 	out := fs.String("o", "", "write to this file instead of standard output")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return err
+		return graphFlags{}, err
 	}
 	if len(pos) != 1 {
-		return usageError("need exactly one FILE")
+		return graphFlags{}, usageError("need exactly one FILE")
 	}
 	if *format != "dot" && *format != "svg" {
-		return usageError("unknown format %q (want dot or svg)", *format)
+		return graphFlags{}, usageError("unknown format %q (want dot or svg)", *format)
 	}
 	rk, err := graphviz.ParseRanking(*ranking)
 	if err != nil {
-		return usageError("%v", err)
+		return graphFlags{}, usageError("%v", err)
 	}
 	switch *episodes {
 	case "declared":
 	case "inferred":
-		return errInferredEpisodes
+		return graphFlags{}, errInferredEpisodes
 	default:
-		return usageError("unknown episodes %q (want declared or inferred)", *episodes)
+		return graphFlags{}, usageError("unknown episodes %q (want declared or inferred)", *episodes)
 	}
-	g, err := declaredEpisodes(pos[0])
-	if err != nil {
-		return err
-	}
-	if len(g.Nodes) == 0 {
-		fmt.Fprintf(env.Stderr, "ctxscope graph: %s declares no episodes\n", pos[0])
-	}
-	opt := graphviz.LayeredOptions{Ranking: rk, Splines: true}
-	l, err := graphviz.Layered(g, opt)
-	if err != nil {
-		return err
-	}
-	return writeOutput(env.Stdout, *out, func(w io.Writer) error {
-		if *format == "svg" {
-			return graphviz.WriteSVG(w, g, l, graphviz.SVGOptions{Sizing: opt.Sizing})
-		}
-		dopt := graphviz.DOTOptions{Sizing: opt.Sizing}
-		if *pinned {
-			dopt.Layout = l
-		}
-		return graphviz.WriteDOT(w, g, dopt)
-	})
+	return graphFlags{file: pos[0], format: *format, out: *out, ranking: rk, pinned: *pinned}, nil
 }
 
 // declaredEpisodes reads a session and returns the episode DAG the agent

@@ -2,6 +2,7 @@ package graphviz
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 )
 
@@ -112,5 +113,24 @@ func TestIncrementalRejectsBadAppend(t *testing.T) {
 		if len(inc.Graph().Nodes) != 1 || len(inc.Layout().Nodes) != 1 {
 			t.Fatalf("%s: failed append changed the graph", tc.name)
 		}
+	}
+}
+
+// BenchmarkIncrementalAppend measures one live-tail step: appending an
+// episode that depends on a recent one to a laid-out 5,000-episode DAG.
+func BenchmarkIncrementalAppend(b *testing.B) {
+	inc, err := NewIncremental(episodeDAG(5000, 42), LayeredOptions{Ranking: TimeOrdered})
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		g := inc.Graph()
+		dep := g.Nodes[len(g.Nodes)-1-i%7].ID
+		id := "live" + strconv.Itoa(i)
+		if err := inc.Append([]Node{{ID: id, Seq: int64(len(g.Nodes))}}, []Edge{{From: dep, To: id}}); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }

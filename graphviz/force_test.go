@@ -138,3 +138,57 @@ func BenchmarkEgo(b *testing.B) {
 		})
 	}
 }
+
+func TestForceSmallAndOddGraphs(t *testing.T) {
+	tests := []struct {
+		name string
+		g    *Graph
+	}{
+		{"empty", &Graph{}},
+		{"single", &Graph{Nodes: []Node{{ID: "a"}}}},
+		{"isolated pair", &Graph{Nodes: []Node{{ID: "a"}, {ID: "b"}}}},
+		{"loops and multi-edges", &Graph{Nodes: []Node{{ID: "a"}, {ID: "b"}, {ID: "c"}},
+			Edges: []Edge{{From: "a", To: "a"}, {From: "a", To: "b"}, {From: "b", To: "a"}, {From: "a", To: "b"}, {From: "c", To: "b"}}}},
+	}
+	for _, tc := range tests {
+		for _, center := range []string{"", "a"} {
+			if center != "" && len(tc.g.Nodes) == 0 {
+				continue
+			}
+			l, err := Force(tc.g, ForceOptions{Seed: 3, Center: center})
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			for i, b := range l.Nodes {
+				if b.X != b.X || b.Y != b.Y || b.X-b.W/2 < 0 || b.Y-b.H/2 < 0 {
+					t.Fatalf("%s: node %d at (%g, %g)", tc.name, i, b.X, b.Y)
+				}
+			}
+			if ov := l.Overlapping(); len(ov) > 0 {
+				t.Fatalf("%s: overlaps %v", tc.name, ov)
+			}
+		}
+	}
+	if _, err := Force(&Graph{Nodes: []Node{{ID: "a"}}}, ForceOptions{Center: "zz"}); !errors.Is(err, ErrUnknownNode) {
+		t.Fatalf("unknown centre: got %v", err)
+	}
+}
+
+func TestMergeParallel(t *testing.T) {
+	g := &Graph{Nodes: []Node{{ID: "a"}, {ID: "b"}, {ID: "c"}},
+		Edges: []Edge{{From: "a", To: "b", Label: "x"}, {From: "b", To: "c", Label: "y"}, {From: "b", To: "a", Label: "z"},
+			{From: "a", To: "b", Label: "x"}, {From: "a", To: "b", Label: "w"}, {From: "a", To: "b", Label: "v"}}}
+	m := MergeParallel(g)
+	if len(m.Edges) != 2 {
+		t.Fatalf("%d edges, want 2", len(m.Edges))
+	}
+	if e := m.Edges[0]; e.Label != "x, z +2" || e.Attrs["count"] != "5" {
+		t.Fatalf("merged edge %+v", e)
+	}
+	if e := m.Edges[1]; e.Label != "y" || e.Attrs != nil {
+		t.Fatalf("single edge %+v", e)
+	}
+	if g.Edges[0].Attrs != nil || len(g.Edges) != 6 {
+		t.Fatal("MergeParallel changed its input")
+	}
+}

@@ -2,7 +2,10 @@ package graphviz
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -115,6 +118,29 @@ func TestTimeOrderedRanksFollowSeq(t *testing.T) {
 	for i := 1; i < len(g.Nodes); i++ {
 		if l.Nodes[i].Rank < l.Nodes[i-1].Rank {
 			t.Fatalf("%s (seq %d) ranks above %s (seq %d)", g.Nodes[i].ID, g.Nodes[i].Seq, g.Nodes[i-1].ID, g.Nodes[i-1].Seq)
+		}
+	}
+}
+
+// TestLayeredRandomDigraphs checks the invariants on many small random
+// directed graphs with cycles, self-loops, multi-edges and long labels.
+func TestLayeredRandomDigraphs(t *testing.T) {
+	r := rand.New(rand.NewPCG(99, 1))
+	for k := 0; k < 300; k++ {
+		n := 1 + r.IntN(30)
+		g := &Graph{}
+		for i := 0; i < n; i++ {
+			g.Nodes = append(g.Nodes, Node{ID: fmt.Sprint(i), Label: strings.Repeat("w", r.IntN(20)), Seq: int64(r.IntN(10))})
+		}
+		for m := r.IntN(3 * n); m > 0; m-- {
+			g.Edges = append(g.Edges, Edge{From: fmt.Sprint(r.IntN(n)), To: fmt.Sprint(r.IntN(n))})
+		}
+		for _, rk := range []Ranking{NetworkSimplex, LongestPath, TimeOrdered} {
+			l, err := Layered(g, LayeredOptions{Ranking: rk})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLayered(t, g, l)
 		}
 	}
 }

@@ -14,9 +14,11 @@ type lgraph struct {
 	chains   [][]int // DAG edge -> its vertices from top to bottom
 
 	// members lists the vertices that ordering works on (one connected
-	// component), and seen marks those an initial order has placed.
+	// component), seen marks those an initial order has placed, and base
+	// is the rank of the component's first layer.
 	members []int
 	seen    []bool
+	base    int
 }
 
 // newLGraph builds the layered graph for ranked DAG edges es over nodes of

@@ -48,19 +48,27 @@ func (g *lgraph) orderComponents(lim orderLimits) int {
 	comps := g.vertexComponents()
 	seen := make([]bool, len(g.rank))
 	total := 0
-	parts := make([][][]int, len(comps))
+	parts := make([]*lgraph, len(comps))
 	for i, members := range comps {
+		lo, hi := g.rank[members[0]], g.rank[members[0]]
+		for _, v := range members {
+			lo, hi = min(lo, g.rank[v]), max(hi, g.rank[v])
+		}
 		sub := *g
-		sub.layers = make([][]int, len(g.layers))
-		sub.members, sub.seen = members, seen
+		sub.layers = make([][]int, hi-lo+1)
+		sub.base, sub.members, sub.seen = lo, members, seen
 		total += sub.reduceCrossings(lim)
-		parts[i] = sub.layers
+		parts[i] = &sub
 	}
 	for r := range g.layers {
 		g.layers[r] = g.layers[r][:0]
-		for _, p := range parts {
-			g.layers[r] = append(g.layers[r], p[r]...)
+	}
+	for _, p := range parts {
+		for k, l := range p.layers {
+			g.layers[p.base+k] = append(g.layers[p.base+k], l...)
 		}
+	}
+	for r := range g.layers {
 		g.renumber(r)
 	}
 	return total
@@ -118,7 +126,8 @@ func (g *lgraph) initOrder() {
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			g.layers[g.rank[v]] = append(g.layers[g.rank[v]], v)
+			r := g.rank[v] - g.base
+			g.layers[r] = append(g.layers[r], v)
 			for i := len(g.down[v]) - 1; i >= 0; i-- {
 				if w := g.down[v][i]; !seen[w] {
 					seen[w] = true

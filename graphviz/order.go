@@ -192,18 +192,32 @@ func medianValue(p []int) float64 {
 }
 
 // transpose swaps adjacent vertices of every layer while that lowers the
-// crossings with both neighbouring layers, for at most passes passes. With
-// even set it also swaps pairs whose crossings tie, which lets sweeps
+// crossings with both neighbouring layers, for at most passes passes;
+// after the first pass only layers next to a changed one are revisited.
+// With even set it also swaps pairs whose crossings tie, which lets sweeps
 // escape plateaus.
 func (g *lgraph) transpose(even bool, passes int) {
+	dirty := make([]bool, len(g.layers))
+	next := make([]bool, len(g.layers))
+	for r := range dirty {
+		dirty[r] = true
+	}
 	for p := 0; p < passes; p++ {
-		gain := 0
+		changed := false
+		clear(next)
 		for r := range g.layers {
-			gain += g.transposeLayer(r, even)
+			if !dirty[r] || g.transposeLayer(r, even) == 0 {
+				continue
+			}
+			changed = true
+			for k := max(0, r-1); k <= min(len(g.layers)-1, r+1); k++ {
+				next[k] = true
+			}
 		}
-		if gain == 0 {
+		if !changed {
 			return
 		}
+		dirty, next = next, dirty
 	}
 }
 

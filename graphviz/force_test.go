@@ -100,11 +100,13 @@ func TestEgo(t *testing.T) {
 func BenchmarkForce(b *testing.B) {
 	for _, g := range []*Graph{scaleFree(1000, 1), scaleFree(10000, 1), allKG(b)} {
 		b.Run(g.Name, func(b *testing.B) {
+			cpu := startCPU()
 			for b.Loop() {
 				if _, err := Force(g, ForceOptions{Seed: 1}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			cpu.report(b)
 			b.ReportMetric(float64(len(g.Nodes)), "nodes")
 		})
 	}
@@ -124,6 +126,7 @@ func BenchmarkEgo(b *testing.B) {
 		center := entityID(b, s0, tc.name)
 		b.Run(tc.name+"/"+strconv.Itoa(tc.hops), func(b *testing.B) {
 			var n int
+			cpu := startCPU()
 			for b.Loop() {
 				ego, err := idx.Ego(center, tc.hops, tc.limit)
 				if err != nil {
@@ -134,6 +137,7 @@ func BenchmarkEgo(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			cpu.report(b)
 			b.ReportMetric(float64(n), "nodes")
 		})
 	}

@@ -124,6 +124,7 @@ func BenchmarkIncrementalAppend(b *testing.B) {
 		b.Fatal(err)
 	}
 	i := 0
+	cpu := startCPU()
 	for b.Loop() {
 		g := inc.Graph()
 		dep := g.Nodes[len(g.Nodes)-1-i%7].ID
@@ -133,4 +134,5 @@ func BenchmarkIncrementalAppend(b *testing.B) {
 		}
 		i++
 	}
+	cpu.report(b)
 }

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,10 +137,12 @@ func sortedEdges(g *Graph) []int {
 	return idx
 }
 
-// splinePos writes a route as a Graphviz edge pos: cubic Bézier control
-// points, y flipped upwards; a polyline becomes straight Bézier pieces.
+// splinePos writes a route as a Graphviz edge pos: an arrowhead tip
+// ("e,x,y") and cubic Bézier control points ending an arrowhead's length
+// (10 points) short of it, y flipped upwards; a polyline becomes straight
+// Bézier pieces.
 func splinePos(r Route, height float64) string {
-	pts := r.Points
+	pts := slices.Clone(r.Points)
 	if !r.Spline {
 		pts = []Point{r.Points[0]}
 		for i := 0; i+1 < len(r.Points); i++ {
@@ -146,9 +150,16 @@ func splinePos(r Route, height float64) string {
 			pts = append(pts, Point{a.X + (b.X-a.X)/3, a.Y + (b.Y-a.Y)/3}, Point{a.X + 2*(b.X-a.X)/3, a.Y + 2*(b.Y-a.Y)/3}, b)
 		}
 	}
-	parts := make([]string, len(pts))
-	for i, p := range pts {
-		parts[i] = num(p.X) + "," + num(height-p.Y)
+	last := len(pts) - 1
+	tip, back := pts[last], pts[last-1]
+	if d := math.Hypot(tip.X-back.X, tip.Y-back.Y); d > 0 {
+		f := min(10, d) / d
+		pts[last] = Point{tip.X - (tip.X-back.X)*f, tip.Y - (tip.Y-back.Y)*f}
+	}
+	parts := make([]string, 0, len(pts)+1)
+	parts = append(parts, "e,"+num(tip.X)+","+num(height-tip.Y))
+	for _, p := range pts {
+		parts = append(parts, num(p.X)+","+num(height-p.Y))
 	}
 	return strings.Join(parts, " ")
 }

@@ -14,34 +14,34 @@ type Attrs map[string]string
 // Node is a vertex of a [Graph].
 type Node struct {
 	// ID identifies the node; it must be unique and not empty.
-	ID string
+	ID string `json:"id"`
 	// Label is the text drawn in the node; the ID when empty.
-	Label string
+	Label string `json:"label,omitempty"`
 	// Seq orders nodes in time, such as an episode's start position. The
-	// time-ordered ranking keeps ranks non-decreasing in Seq, and every
-	// layout uses it to break ties.
-	Seq int64
+	// time-ordered ranking keeps ranks non-decreasing in Seq.
+	Seq int64 `json:"seq,omitempty"`
 	// Attrs holds the node's attributes.
-	Attrs Attrs
+	Attrs Attrs `json:"attrs,omitempty"`
 }
 
 // Edge is a directed edge of a [Graph], from one node ID to another.
 type Edge struct {
-	From, To string
+	From string `json:"from"`
+	To   string `json:"to"`
 	// Label is optional text drawn at the edge's middle.
-	Label string
+	Label string `json:"label,omitempty"`
 	// Attrs holds the edge's attributes.
-	Attrs Attrs
+	Attrs Attrs `json:"attrs,omitempty"`
 }
 
 // Graph is a directed graph with attributes. The order of Nodes and Edges
 // is the input order that layouts use to break ties; exports sort them.
 type Graph struct {
 	// Name names the graph in DOT and SVG output.
-	Name  string
-	Attrs Attrs
-	Nodes []Node
-	Edges []Edge
+	Name  string `json:"name,omitempty"`
+	Attrs Attrs  `json:"attrs,omitempty"`
+	Nodes []Node `json:"nodes"`
+	Edges []Edge `json:"edges"`
 }
 
 // Errors returned for malformed graphs.

@@ -8,37 +8,44 @@ import (
 )
 
 // Point is a position in points, y growing downwards.
-type Point struct{ X, Y float64 }
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
 
 // Box is a node's place in a layout: its centre, size and, for layered
 // layouts, its rank and position within the rank.
 type Box struct {
-	X, Y, W, H float64
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
 	// Rank is the node's layer (0 at the top) in a layered layout, 0 in
 	// other layouts.
 	Rank int
 	// Order is the node's position from the left within its rank, 0 in
 	// non-layered layouts.
-	Order int
+	Order int `json:"order"`
 }
 
 // Route is the drawn path of an edge, from its From node to its To node.
 type Route struct {
 	// Points is a polyline or, when Spline is set, the control points of
 	// a piecewise cubic Bézier curve: 3k+1 points for k pieces.
-	Points []Point
-	Spline bool
+	Points []Point `json:"points"`
+	Spline bool    `json:"spline,omitempty"`
 	// Reversed marks an edge drawn against the ranking: an edge that
 	// closed a cycle, or an appended edge pointing up.
-	Reversed bool
+	Reversed bool `json:"reversed,omitempty"`
 }
 
 // Layout places a [Graph]: Nodes and Edges are parallel to the graph's.
 type Layout struct {
-	Nodes []Box
-	Edges []Route
+	Nodes []Box   `json:"nodes"`
+	Edges []Route `json:"edges"`
 	// Width and Height span every node and route, with a margin.
-	Width, Height float64
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
 }
 
 // margin is the room left around a drawing.

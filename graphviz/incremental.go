@@ -119,8 +119,10 @@ func (s *Incremental) reserveRoute(r Route, a, b Box) {
 // lowest predecessor (and, with [TimeOrdered], no higher than the lowest
 // rank so far), as near the mean x of its neighbours as free room allows.
 // An edge that cannot point down-rank without moving existing nodes is
-// drawn against the ranking and marked Reversed. On error (a repeated or
-// empty ID, an edge to an unknown node) nothing changes.
+// drawn against the ranking and marked Reversed. The Order of an appended
+// node counts the nodes left of it when it was placed; existing Orders are
+// not renumbered until a relayout. On error (a repeated or empty ID, an
+// edge to an unknown node) nothing changes.
 func (s *Incremental) Append(nodes []Node, edges []Edge) error {
 	next := &Graph{Nodes: append(slices.Clone(s.g.Nodes), nodes...), Edges: append(slices.Clone(s.g.Edges), edges...)}
 	pos, ends, err := next.resolve()

@@ -64,7 +64,7 @@ func EdgeStyleOf(a Attrs) Style {
 	return s
 }
 
-// dotAttrs returns the Graphviz attributes that draw a node in style s.
+// dotNodeAttrs returns the Graphviz attributes that draw a node in style s.
 func (s Style) dotNodeAttrs() map[string]string {
 	style := "filled"
 	if s.Shape == "box" {

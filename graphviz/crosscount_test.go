@@ -83,7 +83,10 @@ func TestCountCrossingsAgreesWithLayering(t *testing.T) {
 			t.Fatal(err)
 		}
 		opt := LayeredOptions{}.withDefaults()
-		l, lg := layered(g, ends, opt)
+		l, lg, err := layered(g, ends, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
 		want := lg.crossings()
 		got, err := CountCrossings(g, l)
 		if err != nil {

@@ -43,8 +43,11 @@ func (s *Incremental) Relayout() error {
 	if err != nil {
 		return err
 	}
-	s.pos = pos
-	s.l, _ = layered(s.g, ends, s.opt)
+	l, _, err := layered(s.g, ends, s.opt)
+	if err != nil {
+		return err
+	}
+	s.pos, s.l = pos, l
 	s.mid, s.tall, s.obstacles = nil, nil, nil
 	for i, b := range s.l.Nodes {
 		s.noteRank(b.Rank, b.Y, b.H)

@@ -1,5 +1,10 @@
 package graphviz
 
+import (
+	"errors"
+	"fmt"
+)
+
 // LayeredOptions tune [Layered]. The zero value is a sensible default.
 type LayeredOptions struct {
 	// Ranking assigns nodes to layers; NetworkSimplex by default.
@@ -43,13 +48,22 @@ func Layered(g *Graph, opt LayeredOptions) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, _ := layered(g, ends, opt.withDefaults())
-	return l, nil
+	l, _, err := layered(g, ends, opt.withDefaults())
+	return l, err
 }
+
+// MaxVirtualNodes bounds the virtual nodes a layered layout may create
+// for edges spanning several ranks (about 100 bytes each), so that a
+// hostile graph cannot exhaust memory.
+const MaxVirtualNodes = 4 << 20
+
+// ErrTooLarge is returned by [Layered] when the layout would need more
+// than [MaxVirtualNodes] virtual nodes.
+var ErrTooLarge = errors.New("graphviz: graph too large for a layered layout")
 
 // layered runs the whole pipeline and also returns the layered graph, so
 // that incremental layout can keep track of ranks.
-func layered(g *Graph, ends [][2]int, opt LayeredOptions) (*Layout, *lgraph) {
+func layered(g *Graph, ends [][2]int, opt LayeredOptions) (*Layout, *lgraph, error) {
 	n := len(g.Nodes)
 	w, h := make([]float64, n), make([]float64, n)
 	seq := make([]int64, n)
@@ -59,7 +73,11 @@ func layered(g *Graph, ends [][2]int, opt LayeredOptions) (*Layout, *lgraph) {
 	}
 	dir := breakCycles(n, ends)
 	es, of := acyclicEdges(ends, dir)
-	lg := newLGraph(assignRanks(n, es, seq, opt.Ranking), es, w, h)
+	ranks := assignRanks(n, es, seq, opt.Ranking)
+	if v := virtualCount(ranks, es); v > MaxVirtualNodes {
+		return nil, nil, fmt.Errorf("%w: %d edges would need %d virtual nodes (limit %d)", ErrTooLarge, len(es), v, MaxVirtualNodes)
+	}
+	lg := newLGraph(ranks, es, w, h)
 	lg.orderComponents(orderLimits{sweeps: opt.Sweeps, stall: 6, passes: 8})
 	xs := lg.positionX(spacing{node: opt.NodeSep, edge: opt.NodeSep / 2})
 	ys := lg.positionY(opt.RankSep)
@@ -81,7 +99,16 @@ func layered(g *Graph, ends [][2]int, opt LayeredOptions) (*Layout, *lgraph) {
 		}
 	}
 	l.fit()
-	return l, lg
+	return l, lg, nil
+}
+
+// virtualCount is the number of virtual nodes the ranked edges need.
+func virtualCount(rank []int, es []dagEdge) int {
+	v := 0
+	for _, e := range es {
+		v += rank[e.to] - rank[e.from] - 1
+	}
+	return v
 }
 
 // positionY centres every vertex on its rank's line; each rank is as tall

@@ -144,3 +144,22 @@ func TestLayeredRandomDigraphs(t *testing.T) {
 		}
 	}
 }
+
+func TestLayeredRefusesHugeLayouts(t *testing.T) {
+	// A chain of 3,000 nodes plus an edge from every chain node to the last
+	// one needs about 4.5 million virtual nodes.
+	g := &Graph{}
+	const n = 3000
+	for i := 0; i < n; i++ {
+		g.Nodes = append(g.Nodes, Node{ID: fmt.Sprint(i)})
+		if i > 0 {
+			g.Edges = append(g.Edges, Edge{From: fmt.Sprint(i - 1), To: fmt.Sprint(i)})
+		}
+	}
+	for i := 0; i < n-2; i++ {
+		g.Edges = append(g.Edges, Edge{From: fmt.Sprint(i), To: fmt.Sprint(n - 1)})
+	}
+	if _, err := Layered(g, LayeredOptions{}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v, want ErrTooLarge", err)
+	}
+}

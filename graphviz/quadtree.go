@@ -18,7 +18,7 @@ type quadtree struct {
 // up to four children.
 type qcell struct {
 	x0, y0, size float64
-	mass, mx, my float64 // total mass and mass-weighted coordinate sums
+	mass, mx, my float64 // total mass and, once built, centre of mass (during the build, mass-weighted coordinate sums)
 	child        [4]int32
 	first        int32 // first body of a leaf's bucket, -1 for none
 	inner        bool
@@ -45,6 +45,12 @@ func (t *quadtree) build(xs, ys, mass []float64) {
 	t.newCell(minX, minY, size)
 	for b := range xs {
 		t.insert(int32(b))
+	}
+	for i := range t.cells {
+		c := &t.cells[i]
+		if c.mass > 0 {
+			c.mx, c.my = c.mx/c.mass, c.my/c.mass
+		}
 	}
 }
 
@@ -130,8 +136,7 @@ func (t *quadtree) repulsion(b int, k, theta float64, stack []int32) (fx, fy flo
 			}
 			continue
 		}
-		cx, cy := c.mx/c.mass, c.my/c.mass
-		dx, dy := x-cx, y-cy
+		dx, dy := x-c.mx, y-c.my
 		inside := x >= c.x0 && x < c.x0+c.size && y >= c.y0 && y < c.y0+c.size
 		if !inside && c.size*c.size < theta*theta*(dx*dx+dy*dy) {
 			fx, fy = addRepulsion(fx, fy, dx, dy, k*mb*c.mass)

@@ -9,7 +9,7 @@ WAILS_VERSION=v2.16.0
 GOBIN="$(go env GOPATH)/bin"
 
 build_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev)
-test_pkgs=(xvfb xauth xdotool imagemagick chromium fonts-liberation)
+test_pkgs=(xvfb xauth xdotool imagemagick chromium fonts-liberation graphviz)
 bench_pkgs=(graphviz)
 
 log() { printf 'setup: %s\n' "$*" >&2; }

@@ -1,47 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-const piDir = "../../../shared/data/sessions/pi/"
-
-// run executes a command line and returns its exit code and output.
-func run(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Run(args, &Env{Stdout: &out, Stderr: &errOut, Version: "test"})
-	return code, out.String(), errOut.String()
-}
-
-// golden compares got with testdata/<name>.golden, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./app/cli -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from the golden file; run go test ./app/cli -update and review the diff", path)
-	}
-}
+const piDir = shared + "sessions/pi/"
 
 func TestInspectGolden(t *testing.T) {
 	files, err := filepath.Glob(piDir + "*")
@@ -54,7 +21,7 @@ func TestInspectGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			golden(t, "inspect/"+filepath.Base(f), []byte(out))
+			golden(t, "inspect/"+filepath.Base(f)+".golden", []byte(out))
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package cwl
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -19,6 +20,40 @@ type Chunk struct {
 	Type         string   `json:"type"`
 	Dependencies []string `json:"dependencies,omitempty"`
 	Description  string   `json:"description,omitempty"`
+}
+
+// MarshalJSON writes the chunk with the reference's key order: name, type,
+// then dependencies when the chunk has a dependency list (act chunks, even
+// an empty one), then description when it is not empty.
+func (c Chunk) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"name":`)
+	writeString(&b, c.Name)
+	b.WriteString(`,"type":`)
+	writeString(&b, c.Type)
+	if c.Dependencies != nil {
+		b.WriteString(`,"dependencies":[`)
+		for i, d := range c.Dependencies {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(&b, d)
+		}
+		b.WriteByte(']')
+	}
+	if c.Description != "" {
+		b.WriteString(`,"description":`)
+		writeString(&b, c.Description)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Truncate(b.Len() - 1) // the encoder's newline
 }
 
 // ChunkEvent is the details.chunkEvent of a successful delimiter result.
@@ -104,8 +139,10 @@ func SegmentMessages(msgs []*session.Message) []Segment {
 			}
 		}
 	}
-	for _, j := range open {
-		segs[j].End = len(msgs) - 1
+	for j := range segs {
+		if !segs[j].Completed {
+			segs[j].End = len(msgs) - 1
+		}
 	}
 	return segs
 }

@@ -1,6 +1,10 @@
 package cwl
 
-import "ctxscope/engine/session"
+import (
+	"math"
+
+	"ctxscope/engine/session"
+)
 
 // This file is the pi-cwl compatibility policy: the reference's
 // filterContext (context-filter.ts L708-1021) pass, byte for byte. See
@@ -14,10 +18,10 @@ type segIndex struct {
 	byNm [][]int32 // segments of each name id
 }
 
-func (p *Plan) segIndex() *segIndex {
+func newSegIndex(segs []Segment) *segIndex {
 	ids := map[string]int32{}
 	si := &segIndex{}
-	for _, s := range p.Segments {
+	for _, s := range segs {
 		id, ok := ids[s.Name]
 		if !ok {
 			id = int32(len(ids))
@@ -27,7 +31,7 @@ func (p *Plan) segIndex() *segIndex {
 		si.name = append(si.name, id)
 		si.byNm[id] = append(si.byNm[id], int32(len(si.name)-1))
 	}
-	for _, s := range p.Segments {
+	for _, s := range segs {
 		var d []int32
 		for _, dep := range s.Dependencies {
 			if id, ok := ids[dep]; ok {
@@ -43,19 +47,44 @@ func (p *Plan) segIndex() *segIndex {
 // scratch state so that repeated passes allocate nothing but their stats.
 type piPasser struct {
 	w       *work
+	segs    []Segment
+	close   []int // message index whose arrival completes each segment
+	loose   bool  // segments without delimiter anchors (inferred episodes)
 	si      *segIndex
 	evicted []bool  // by name id
 	pending []int32 // un-evicted dependents, by name id
 	// level is the deepest step each segment reached in the last pass
 	// (0 = untouched), by segment.
 	level []uint8
+	freed []int // tokens each segment's processing freed in the last pass
 	stats bool
+	// logFrom locates each segment's drops in the work's log, when it logs.
+	logFrom []logSpan
 }
 
+// logSpan is where one segment's drops sit in the work's logs.
+type logSpan struct{ seg, m0, m1, b0, b1 int }
+
+// newPiPasser returns a passer over the plan's declared segments.
 func newPiPasser(p *Plan, stats bool) *piPasser {
-	si := p.segIndex()
-	return &piPasser{w: newWork(p), si: si, evicted: make([]bool, len(si.byNm)),
-		pending: make([]int32, len(si.byNm)), level: make([]uint8, len(si.name)), stats: stats}
+	cl := make([]int, len(p.Segments))
+	for i, s := range p.Segments {
+		cl[i] = math.MaxInt
+		if s.Completed {
+			cl[i] = s.End
+		}
+	}
+	pp := newPiPasserFor(p, p.Segments, cl, false)
+	pp.stats = stats
+	return pp
+}
+
+// newPiPasserFor returns a passer over the given segments, each complete
+// once message close[i] is in the input.
+func newPiPasserFor(p *Plan, segs []Segment, close []int, loose bool) *piPasser {
+	si := newSegIndex(segs)
+	return &piPasser{w: newWork(p), segs: segs, close: close, loose: loose, si: si, evicted: make([]bool, len(si.byNm)),
+		pending: make([]int32, len(si.byNm)), level: make([]uint8, len(si.name)), freed: make([]int, len(si.name))}
 }
 
 // Pass levels: which reference step a segment reached.
@@ -76,14 +105,15 @@ var stepOfLevel = [...]string{"", StepThinking, StepSearchTools, StepBashTools, 
 func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 	w := pp.w
 	w.begin(n)
+	w.logB, w.logM, pp.logFrom = w.logB[:0], w.logM[:0], pp.logFrom[:0]
 	before = w.total
 	for s := range pp.level {
-		pp.level[s] = lvNone
+		pp.level[s], pp.freed[s] = lvNone, 0
 	}
 	if before <= thr {
 		return before, before, nil
 	}
-	segs := w.p.Segments
+	segs := pp.segs
 	for i := range pp.evicted {
 		pp.evicted[i], pp.pending[i] = false, 0
 	}
@@ -100,7 +130,12 @@ func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 		if c < 0 {
 			break
 		}
+		tok, m0, b0 := w.total, len(w.logM), len(w.logB)
 		cs, done := pp.process(c, thr)
+		pp.freed[c] = tok - w.total
+		if w.logging {
+			pp.logFrom = append(pp.logFrom, logSpan{c, m0, len(w.logM), b0, len(w.logB)})
+		}
 		pp.markEvicted(pp.si.name[c], n)
 		if pp.stats {
 			chunks = append(chunks, cs)
@@ -114,13 +149,13 @@ func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 
 // candidate returns the eligible segment with the earliest start, or -1.
 func (pp *piPasser) candidate(n int) int {
-	segs := pp.w.p.Segments
+	segs := pp.segs
 	for s := range segs {
 		if segs[s].Start >= n {
 			break
 		}
 		id := pp.si.name[s]
-		if segs[s].Completed && segs[s].End < n && !pp.evicted[id] && pp.pending[id] == 0 {
+		if pp.close[s] < n && !pp.evicted[id] && pp.pending[id] == 0 {
 			return s
 		}
 	}
@@ -133,7 +168,7 @@ func (pp *piPasser) markEvicted(id int32, n int) {
 	}
 	pp.evicted[id] = true
 	for _, s := range pp.si.byNm[id] {
-		if pp.w.p.Segments[s].Start < n {
+		if pp.segs[s].Start < n {
 			for _, d := range pp.si.deps[s] {
 				pp.pending[d]--
 			}
@@ -144,7 +179,7 @@ func (pp *piPasser) markEvicted(id int32, n int) {
 // process applies the steps of segment c until the total is at most thr.
 // done reports that the pass is over (the threshold was met).
 func (pp *piPasser) process(c, thr int) (ChunkStats, bool) {
-	seg := &pp.w.p.Segments[c]
+	seg := &pp.segs[c]
 	cs := ChunkStats{ChunkName: seg.Name, ChunkKind: seg.Kind, Dependencies: seg.Dependencies, Steps: []StepStats{}}
 	if cs.Dependencies == nil {
 		cs.Dependencies = []string{}
@@ -191,7 +226,7 @@ func (pp *piPasser) process(c, thr int) (ChunkStats, bool) {
 // located reports whether the segment's start and end delimiter results
 // are still in the view (mapRangeByAnchors).
 func (pp *piPasser) located(seg *Segment) bool {
-	return !pp.w.gone[seg.Start] && !pp.w.gone[seg.End]
+	return pp.loose || (!pp.w.gone[seg.Start] && !pp.w.gone[seg.End])
 }
 
 // stripThinking drops the thinking blocks of the range's assistant

@@ -40,12 +40,14 @@ type Plan struct {
 
 	mFirst []int32 // first block of each message; mFirst[n] = total blocks
 	mKind  []uint8
-	mTok   []int32 // full tokens of each message
-	prefix []int64 // prefix[i] = tokens of Msgs[:i]
+	mTok   []int32   // full tokens of each message
+	prefix []int64   // prefix[i] = tokens of Msgs[:i]
 	mCat   []uint8   // category of a message's own text and overhead
 	mBrk   []float64 // full breakdown of each message, numCats per message
 	pBrk   []float64 // prefix sums of mBrk, numCats per prefix length
 	protP  []int64   // prefix sums of the tokens of protected messages
+	sysP   []int64   // prefix sums of the tokens of system prompts
+	pProt  []float64 // prefix sums of protected messages' breakdowns
 
 	bMsg   []int32
 	bUnits []int32
@@ -81,6 +83,8 @@ func NewPlan(msgs []*session.Message, entries []*session.Entry, l *tokens.Ledger
 	p.mBrk = make([]float64, n*numCats)
 	p.pBrk = make([]float64, (n+1)*numCats)
 	p.protP = make([]int64, n+1)
+	p.sysP = make([]int64, n+1)
+	p.pProt = make([]float64, (n+1)*numCats)
 	p.mFirst = make([]int32, n+1)
 	p.mKind = make([]uint8, n)
 	p.mTok = make([]int32, n)
@@ -97,15 +101,22 @@ func NewPlan(msgs []*session.Message, entries []*session.Entry, l *tokens.Ledger
 		}
 		p.mTok[i] = int32(l.Message(m))
 		p.prefix[i+1] = p.prefix[i] + int64(p.mTok[i])
-		p.protP[i+1] = p.protP[i]
+		p.protP[i+1], p.sysP[i+1] = p.protP[i], p.sysP[i]
 		if p.protected(i) {
 			p.protP[i+1] += int64(p.mTok[i])
+		}
+		if p.mKind[i] == msgSystem {
+			p.sysP[i+1] += int64(p.mTok[i])
 		}
 		p.mCat[i] = uint8(tokens.CategoryOf(m, &session.Block{Type: session.BlockText}))
 		brk := l.Breakdown(m)
 		for c := range numCats {
 			p.mBrk[i*numCats+c] = brk[c]
 			p.pBrk[(i+1)*numCats+c] = p.pBrk[i*numCats+c] + brk[c]
+			p.pProt[(i+1)*numCats+c] = p.pProt[i*numCats+c]
+			if p.protected(i) {
+				p.pProt[(i+1)*numCats+c] += brk[c]
+			}
 		}
 	}
 	p.mFirst[n] = int32(len(p.bMsg))

@@ -18,6 +18,12 @@ type work struct {
 
 	touchedM []int32
 	touchedB []int32
+
+	// When logging, every dropped block and message is appended here.
+	drops   int // blocks and messages dropped so far
+	logging bool
+	logB    []int32
+	logM    []int32
 }
 
 func newWork(p *Plan) *work {
@@ -79,7 +85,11 @@ func (w *work) dropBlock(b int32) bool {
 	i := int(w.p.bMsg[b])
 	w.markTouched(i)
 	w.keep[b] = false
+	w.drops++
 	w.touchedB = append(w.touchedB, b)
+	if w.logging {
+		w.logB = append(w.logB, b)
+	}
 	p := w.p
 	oldOver := float64(w.tok[i]) - p.weight(w.units[i])
 	w.units[i] -= p.bUnits[b]
@@ -112,6 +122,10 @@ func (w *work) dropMsg(i int) {
 		w.addCats(i, -1)
 	}
 	w.gone[i] = true
+	w.drops++
+	if w.logging {
+		w.logM = append(w.logM, int32(i))
+	}
 }
 
 // addCats adds (sign 1) or removes (sign -1) message i's current

@@ -3,8 +3,6 @@ package protocol
 import (
 	"encoding/json"
 	"strings"
-
-	"ctxscope/engine/cwl"
 )
 
 // Error texts of the delimiter tool and the file-mutation guard, verbatim
@@ -24,9 +22,9 @@ const (
 // call: the result text, whether it is an error, and on success the chunk
 // event recorded in the result's details.
 type Answer struct {
-	Text    string          `json:"text"`
-	IsError bool            `json:"isError"`
-	Event   *cwl.ChunkEvent `json:"event,omitempty"`
+	Text    string      `json:"text"`
+	IsError bool        `json:"isError"`
+	Event   *ChunkEvent `json:"event,omitempty"`
 }
 
 func fail(msg string) Answer { return Answer{Text: msg, IsError: true} }
@@ -34,16 +32,16 @@ func fail(msg string) Answer { return Answer{Text: msg, IsError: true} }
 // State is the chunk state the delimiter derives from a history: the chunk
 // events recorded so far. The zero value is an empty history.
 type State struct {
-	seen   map[string]cwl.Chunk
-	last   *cwl.ChunkEvent
+	seen   map[string]Chunk
+	last   *ChunkEvent
 	events int
 }
 
 // Record adds a recorded chunk event to the state, as a successful
 // delimiter result in the history does.
-func (s *State) Record(ev cwl.ChunkEvent) {
+func (s *State) Record(ev ChunkEvent) {
 	if s.seen == nil {
-		s.seen = map[string]cwl.Chunk{}
+		s.seen = map[string]Chunk{}
 	}
 	s.seen[ev.Chunk.Name] = ev.Chunk
 	e := ev
@@ -53,9 +51,9 @@ func (s *State) Record(ev cwl.ChunkEvent) {
 
 // Active returns the active chunk: the chunk of the last event when that
 // event is a start (chunk.ts L50-55).
-func (s *State) Active() (cwl.Chunk, bool) {
+func (s *State) Active() (Chunk, bool) {
 	if s.last == nil || s.last.Action != "start" {
-		return cwl.Chunk{}, false
+		return Chunk{}, false
 	}
 	return s.last.Chunk, true
 }
@@ -97,7 +95,7 @@ func (s *State) end(args *jsValue) Answer {
 	}
 	desc := strings.TrimSpace(str(args.get("description")))
 	ch := act
-	if act.Type == cwl.KindExpl {
+	if act.Type == KindExpl {
 		if desc == "" {
 			return fail(ErrExplDescription)
 		}
@@ -105,7 +103,7 @@ func (s *State) end(args *jsValue) Answer {
 	} else if desc != "" {
 		return fail(ErrActDescription)
 	}
-	return success(cwl.ChunkEvent{Action: "end", Chunk: ch})
+	return success(ChunkEvent{Action: "end", Chunk: ch})
 }
 
 func (s *State) start(args *jsValue) Answer {
@@ -123,8 +121,8 @@ func (s *State) start(args *jsValue) Answer {
 	if _, dup := s.seen[name]; dup {
 		return fail(`Chunk "` + name + `" already exists in this session.`)
 	}
-	if typ.str != cwl.KindAct {
-		return success(cwl.ChunkEvent{Action: "start", Chunk: cwl.Chunk{Name: name, Type: cwl.KindExpl}})
+	if typ.str != KindAct {
+		return success(ChunkEvent{Action: "start", Chunk: Chunk{Name: name, Type: KindExpl}})
 	}
 	depsVal := args.get("dependencies")
 	if depsVal == nil || len(depsVal.arr) == 0 {
@@ -145,11 +143,11 @@ func (s *State) start(args *jsValue) Answer {
 		if !ok {
 			return fail(`Chunk dependency "` + d + `" was not found in this session.`)
 		}
-		if ch.Type != cwl.KindExpl {
+		if ch.Type != KindExpl {
 			return fail(`Chunk dependency "` + d + `" must reference an exploration chunk.`)
 		}
 	}
-	return success(cwl.ChunkEvent{Action: "start", Chunk: cwl.Chunk{Name: name, Type: cwl.KindAct, Dependencies: deps}})
+	return success(ChunkEvent{Action: "start", Chunk: Chunk{Name: name, Type: KindAct, Dependencies: deps}})
 }
 
 func contains(xs []string, x string) bool {
@@ -161,14 +159,14 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-func success(ev cwl.ChunkEvent) Answer {
+func success(ev ChunkEvent) Answer {
 	return Answer{Text: Line(ev), Event: &ev}
 }
 
 // Line formats a chunk event as the delimiter's result text (chunk.ts
 // L67-71): "<action> [<type>] <name>", then " dep=a,b" when there are
 // dependencies, then " — <description>" when there is a description.
-func Line(ev cwl.ChunkEvent) string {
+func Line(ev ChunkEvent) string {
 	s := ev.Action + " [" + ev.Chunk.Type + "] " + ev.Chunk.Name
 	if len(ev.Chunk.Dependencies) > 0 {
 		s += " dep=" + strings.Join(ev.Chunk.Dependencies, ",")
@@ -184,7 +182,7 @@ func Line(ev cwl.ChunkEvent) string {
 // inside an action chunk or outside any chunk. ok is false when the call
 // is denied.
 func (s *State) GuardEdit() (Answer, bool) {
-	if act, ok := s.Active(); ok && act.Type == cwl.KindExpl {
+	if act, ok := s.Active(); ok && act.Type == KindExpl {
 		return fail(ErrEditInExpl), false
 	}
 	return Answer{}, true

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"ctxscope/engine/cwl"
 	"ctxscope/engine/session"
 )
 
@@ -54,7 +53,7 @@ func Validate(msgs []*session.Message) []Finding {
 		switch m.Role {
 		case session.RoleTool:
 			for k := range m.Blocks {
-				if ev, ok := cwl.EventOf(&m.Blocks[k]); ok {
+				if ev, ok := EventOf(&m.Blocks[k]); ok {
 					st.Record(ev)
 				}
 			}
@@ -76,7 +75,7 @@ func Validate(msgs []*session.Message) []Finding {
 func check(st *State, at int, c *session.Block, rec *session.Block) (Finding, bool) {
 	var want Answer
 	switch {
-	case cwl.IsDelimiter(c.ToolName):
+	case IsDelimiter(c.ToolName):
 		want = st.Execute(c.Arguments)
 	case c.ToolName == "edit" || c.ToolName == "write":
 		a, ok := st.GuardEdit()
@@ -108,7 +107,7 @@ func check(st *State, at int, c *session.Block, rec *session.Block) (Finding, bo
 // recorded reads the answer a tool result holds.
 func recorded(b *session.Block) Answer {
 	a := Answer{Text: b.ResultText(), IsError: b.IsError}
-	if ev, ok := cwl.EventOf(b); ok {
+	if ev, ok := EventOf(b); ok {
 		a.Event = &ev
 	}
 	return a

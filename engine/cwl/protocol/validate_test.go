@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"ctxscope/engine/cwl"
 	"ctxscope/engine/cwl/internal/vectors"
 	"ctxscope/engine/session"
 )
@@ -42,7 +41,7 @@ func TestV10CallByCall(t *testing.T) {
 	for _, m := range msgs {
 		if m.Role == session.RoleTool {
 			for k := range m.Blocks {
-				if ev, ok := cwl.EventOf(&m.Blocks[k]); ok {
+				if ev, ok := EventOf(&m.Blocks[k]); ok {
 					st.Record(ev)
 				}
 			}
@@ -112,9 +111,9 @@ func TestValidateV10Findings(t *testing.T) {
 
 func TestExecuteMoreCases(t *testing.T) {
 	var open State
-	open.Record(cwl.ChunkEvent{Action: "start", Chunk: cwl.Chunk{Name: "e1", Type: "expl"}})
+	open.Record(ChunkEvent{Action: "start", Chunk: Chunk{Name: "e1", Type: "expl"}})
 	var act State
-	act.Record(cwl.ChunkEvent{Action: "start", Chunk: cwl.Chunk{Name: "a1", Type: "act", Dependencies: []string{}}})
+	act.Record(ChunkEvent{Action: "start", Chunk: Chunk{Name: "a1", Type: "act", Dependencies: []string{}}})
 	tests := []struct {
 		name  string
 		st    State
@@ -144,11 +143,11 @@ func TestExecuteMoreCases(t *testing.T) {
 }
 
 func TestLine(t *testing.T) {
-	ev := cwl.ChunkEvent{Action: "start", Chunk: cwl.Chunk{Name: "a1", Type: "act", Dependencies: []string{"e1", "e2"}}}
+	ev := ChunkEvent{Action: "start", Chunk: Chunk{Name: "a1", Type: "act", Dependencies: []string{"e1", "e2"}}}
 	if got := Line(ev); got != "start [act] a1 dep=e1,e2" {
 		t.Errorf("Line = %q", got)
 	}
-	if !strings.Contains(Line(cwl.ChunkEvent{Action: "end", Chunk: cwl.Chunk{Name: "e1", Type: "expl", Description: "x"}}), " \u2014 x") {
+	if !strings.Contains(Line(ChunkEvent{Action: "end", Chunk: Chunk{Name: "e1", Type: "expl", Description: "x"}}), " \u2014 x") {
 		t.Error("description separator")
 	}
 }

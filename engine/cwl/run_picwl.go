@@ -1,0 +1,125 @@
+package cwl
+
+import "math"
+
+// levelOfStep maps the reference's steps onto the paper's levels.
+var levelOfStep = [...]int{0, LevelReasoning, LevelBulk, LevelIntermediate, LevelIntermediate, LevelFull}
+
+// stepPi runs one stateless reference pass for request k. Evictions are
+// reported where a unit's level rises above what the previous pass left;
+// a unit whose level falls was restored (the reference's resurrection).
+func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
+	pp, n := c.pi, pt.Messages
+	pp.w.logging = o.Detail
+	pp.pass(n, o.Budget)
+	w := pp.w
+	pt.After = w.total
+	pt.Cats = roundCats(w.cats)
+	modMin := math.MaxInt
+	for s := range pp.segs {
+		if pp.segs[s].Start >= n {
+			break
+		}
+		lv, prev := pp.level[s], c.prevLevel[s]
+		if lv == prev {
+			continue
+		}
+		modMin = min(modMin, pp.segs[s].Start)
+		c.prevLevel[s] = lv
+		if lv < prev {
+			pt.Restored = append(pt.Restored, c.segToEp[s])
+			continue
+		}
+		ev := Eviction{Episode: c.segToEp[s], Level: levelOfStep[lv], Step: stepOfLevel[lv], Freed: pp.freed[s]}
+		if o.Detail {
+			ev.Messages, ev.Blocks = pp.logOf(s)
+		}
+		pt.Evictions = append(pt.Evictions, ev)
+	}
+	if w.total > o.Budget {
+		pt.Unreachable = c.piUnreachable(n, o.Budget)
+	}
+	m := min(int(r.shared[k]), modMin)
+	s := 0
+	for u := range pp.segs {
+		if pp.segs[u].Start >= m {
+			break
+		}
+		if pp.segs[u].End < m {
+			s += pp.freed[u]
+		}
+	}
+	pt.Cached = c.plan.Tokens(m) - s
+	pt.LookBack = r.lookBack(k, w)
+}
+
+// piUnreachable names what keeps the reference over budget: open
+// segments, segments held by dependents, and the immune prologue and gaps.
+func (c *replayCtx) piUnreachable(n, budget int) *Unreachable {
+	pp, p := c.pi, c.plan
+	un := &Unreachable{Over: pp.w.total - budget, Protected: int(p.protP[n] + c.immuneP[n])}
+	if len(pp.segs) == 0 {
+		un.Blockers = append(un.Blockers, Blocker{Kind: BlockNoEpisodes, Episode: -1})
+	}
+	if un.Protected > 0 {
+		un.Blockers = append(un.Blockers, Blocker{Kind: BlockProtected, Episode: -1})
+	}
+	for s := range pp.segs {
+		if pp.segs[s].Start >= n {
+			break
+		}
+		id := pp.si.name[s]
+		switch {
+		case pp.close[s] >= n:
+			un.Blockers = append(un.Blockers, Blocker{Kind: BlockActive, Episode: c.segToEp[s]})
+		case !pp.evicted[id] && pp.pending[id] > 0:
+			un.Blockers = append(un.Blockers, Blocker{Kind: BlockDependency, Episode: c.segToEp[s], By: c.piDependents(id, n)})
+		}
+	}
+	return un
+}
+
+// piDependents lists the un-evicted segments that depend on name id.
+func (c *replayCtx) piDependents(id int32, n int) []int {
+	pp := c.pi
+	var by []int
+	for s := range pp.segs {
+		if pp.segs[s].Start >= n {
+			break
+		}
+		if pp.evicted[pp.si.name[s]] {
+			continue
+		}
+		for _, d := range pp.si.deps[s] {
+			if d == id {
+				by = append(by, c.segToEp[s])
+				break
+			}
+		}
+	}
+	return by
+}
+
+// logOf returns the messages and blocks the last pass removed while
+// processing segment s.
+func (pp *piPasser) logOf(s int) ([]int, [][2]int) {
+	for _, f := range pp.logFrom {
+		if f.seg != s {
+			continue
+		}
+		w := pp.w
+		var msgs []int
+		var blocks [][2]int
+		for _, i := range w.logM[f.m0:f.m1] {
+			msgs = append(msgs, int(i))
+		}
+		for _, b := range w.logB[f.b0:f.b1] {
+			i := w.p.bMsg[b]
+			if !w.gone[i] {
+				blocks = append(blocks, [2]int{int(i), int(b - w.p.mFirst[i])})
+			}
+		}
+		return msgs, blocks
+	}
+	return nil, nil
+}

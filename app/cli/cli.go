@@ -36,8 +36,11 @@ type command struct {
 
 // commands lists every subcommand, alphabetically.
 var commands = []command{
+	cwlCommand,
 	inspectCommand,
+	replayCommand,
 	serveCommand,
+	sweepCommand,
 	versionCommand,
 }
 

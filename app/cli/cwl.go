@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/cwl/protocol"
 	"ctxscope/engine/ingest"
+	"ctxscope/engine/ingest/pi"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
@@ -57,6 +60,9 @@ func runCWLFilter(env *Env, args []string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if *policy != cwl.PolicyPiCWL && *policy != cwl.PolicyPaper {
+		return usageError("unknown policy %q (want paper or pi-cwl)", *policy)
+	}
 	msgs, err := loadHistory(pos[0])
 	if err != nil {
 		return err
@@ -65,17 +71,25 @@ func runCWLFilter(env *Env, args []string) error {
 	switch *policy {
 	case cwl.PolicyPiCWL:
 		return writeJSON(env.Stdout, cwl.FilterPiCWL(msgs, *window, limit, l))
-	case cwl.PolicyPaper:
+	default:
 		return writeJSON(env.Stdout, cwl.FilterPaper(msgs, *window, limit, l))
 	}
-	return usageError("unknown policy %q (want paper or pi-cwl)", *policy)
 }
 
 // loadHistory reads a message history and returns its messages indexed as
 // in the file. Anything the importer had to skip is an error, since the
 // view's indices must match the file's.
 func loadHistory(path string) ([]*session.Message, error) {
-	s, err := ingest.ReadFile(path)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s *session.Session
+	if t := bytes.TrimLeft(raw, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '[' {
+		s, err = pi.Importer{}.Import(bytes.NewReader(raw), path) // a bare AgentMessage array
+	} else {
+		s, err = ingest.Read(bytes.NewReader(raw), path)
+	}
 	if err != nil {
 		return nil, err
 	}

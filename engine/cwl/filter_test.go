@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"ctxscope/engine/cwl/internal/vectors"
+	"ctxscope/engine/cwl/vectors"
 	"ctxscope/engine/tokens"
 )
 

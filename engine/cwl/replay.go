@@ -203,3 +203,13 @@ func immunePrefix(p *Plan, segs []Segment) []int64 {
 	}
 	return out
 }
+
+// ContextEpisodes returns the episodes of every context, indexed as
+// Point.Context.
+func (r *Replayer) ContextEpisodes() []*Episodes {
+	out := make([]*Episodes, len(r.ctxs))
+	for i, c := range r.ctxs {
+		out[i] = c.eps
+	}
+	return out
+}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"ctxscope/engine/cwl/internal/vectors"
+	"ctxscope/engine/cwl/vectors"
 	"ctxscope/engine/session"
 )
 

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const sessions = "../../../shared/data/sessions/"
+
+// replayGoldens lists the sessions whose replay summaries are pinned in
+// testdata/replay. Add a row per importer as importers land.
+var replayGoldens = []struct {
+	file      string
+	evictions bool // the session is large enough that τ = 20,000 must evict
+}{
+	{"pi/agent-sessions__pi-v3-small.jsonl", false},
+	{"pi/pi-cwl__assistant-message-with-thinking-code.json", false},
+	{"pi/pi-cwl__before-compaction.jsonl", true},
+	{"pi/pi-cwl__large-session.jsonl", true},
+}
+
+// TestReplayGolden replays every listed session with inferred episodes at
+// τ = 20,000 under every policy and compares the summaries with golden
+// files (go test ./app/cli -run ReplayGolden -update rewrites them).
+func TestReplayGolden(t *testing.T) {
+	for _, tc := range replayGoldens {
+		var out strings.Builder
+		for _, pol := range []string{"paper", "pi-cwl", "none", "truncate", "compact"} {
+			stdout, stderr, code := run(t, "replay", sessions+tc.file, "--budget", "20000", "--episodes", "inferred", "--policy", pol)
+			if code != 0 {
+				t.Fatalf("%s %s: exit %d: %s", tc.file, pol, code, stderr)
+			}
+			if tc.evictions && (pol == "paper" || pol == "pi-cwl") && strings.Contains(stdout, "evictions     none") {
+				t.Errorf("%s %s: no evictions at τ = 20,000", tc.file, pol)
+			}
+			out.WriteString(stdout + "\n")
+		}
+		golden := filepath.Join("testdata", "replay", strings.ReplaceAll(tc.file, "/", "__")+".golden")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if out.String() != string(want) {
+			t.Errorf("%s: replay summary changed:\n%s\nwant:\n%s", tc.file, out.String(), want)
+		}
+	}
+}
+
+func TestSweepCommand(t *testing.T) {
+	stdout, stderr, code := run(t, "sweep", sessions+"pi/pi-cwl__large-session.jsonl", "--from", "10000", "--to", "30000", "--step", "10k", "--episodes", "inferred", "--policy", "paper,truncate")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if lines := strings.Count(stdout, "\n"); lines != 7 {
+		t.Errorf("sweep printed %d lines, want a header and 6 rows:\n%s", lines, stdout)
+	}
+	_, stderr, code = run(t, "sweep", sessions+"pi/pi-cwl__large-session.jsonl", "--from", "10", "--to", "5", "--step", "1")
+	if code != 2 || !strings.Contains(stderr, "invalid sweep") {
+		t.Errorf("bad range: exit %d, %q", code, stderr)
+	}
+}

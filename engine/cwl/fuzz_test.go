@@ -1,0 +1,59 @@
+package cwl
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"ctxscope/engine/ingest/pi"
+	"ctxscope/engine/session"
+)
+
+// FuzzReplayHistory imports arbitrary message arrays, seeded with the
+// vector histories and the small real pi files, and replays them under
+// every policy with declared and inferred episodes: no panic, no input
+// larger than the uncapped one, and the reference filter agrees with the
+// replay's last pi-cwl pass.
+func FuzzReplayHistory(f *testing.F) {
+	for _, v := range loadVectors(f).Vectors {
+		f.Add(v.HistoryJSON(), uint16(300))
+	}
+	for _, name := range []string{"agent-sessions__pi-v3-small.jsonl", "pi-cwl__assistant-message-with-thinking-code.json"} {
+		raw, err := os.ReadFile("../../../shared/data/sessions/pi/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw, uint16(10))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, budget uint16) {
+		s, err := pi.Importer{}.Import(bytes.NewReader(data), "fuzz.json")
+		if err != nil || s.Main() == nil {
+			return
+		}
+		reqs := session.BuildRequests(s.Main())
+		for _, mode := range []EpisodeMode{Declared, Inferred} {
+			r, err := Prepare(reqs, estimateLedger(), PrepareOptions{Episodes: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pol := range Policies {
+				tl, err := r.Run(RunOptions{Policy: pol, Budget: int(budget), Detail: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range tl.Requests {
+					if p.After > p.Before && pol != PolicyCompact {
+						t.Fatalf("%s: request %d grew from %d to %d", pol, p.Request, p.Before, p.After)
+					}
+				}
+				if mode == Declared && pol == PolicyPiCWL && len(reqs) > 0 {
+					last := reqs[len(reqs)-1]
+					want := FilterPiCWL(last.Input(), 1, &Limit{Value: float64(budget)}, estimateLedger())
+					if got := tl.Requests[len(reqs)-1].After; got != want.TokensAfter {
+						t.Fatalf("replay %d, filter %d", got, want.TokensAfter)
+					}
+				}
+			}
+		}
+	})
+}

@@ -60,6 +60,13 @@ type piPasser struct {
 	stats bool
 	// logFrom locates each segment's drops in the work's log, when it logs.
 	logFrom []logSpan
+	lo      int // no segment before lo is eligible
+	fast    *piFast
+	// total and cats are the last pass's result (the work holds the view
+	// only after an exact pass).
+	total   int
+	cats    [numCats]float64
+	wasFast bool // the last pass was a fast one; the work holds no view
 }
 
 // logSpan is where one segment's drops sit in the work's logs.
@@ -104,6 +111,12 @@ var stepOfLevel = [...]string{"", StepThinking, StepSearchTools, StepBashTools, 
 // processing order. The view stays in p.w until the next pass.
 func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 	w := pp.w
+	pp.wasFast = false
+	if pp.fast != nil && !w.logging && !pp.stats && pp.fastPass(n, thr) {
+		pp.wasFast = true
+		return w.p.Tokens(n), pp.total, nil
+	}
+	defer func() { pp.total, pp.cats = w.total, w.cats }()
 	w.begin(n)
 	w.logB, w.logM, pp.logFrom = w.logB[:0], w.logM[:0], pp.logFrom[:0]
 	before = w.total
@@ -113,18 +126,7 @@ func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 	if before <= thr {
 		return before, before, nil
 	}
-	segs := pp.segs
-	for i := range pp.evicted {
-		pp.evicted[i], pp.pending[i] = false, 0
-	}
-	for s := range segs {
-		if segs[s].Start >= n {
-			break
-		}
-		for _, d := range pp.si.deps[s] {
-			pp.pending[d]++
-		}
-	}
+	pp.countPending(n)
 	for w.total > thr {
 		c := pp.candidate(n)
 		if c < 0 {
@@ -147,18 +149,36 @@ func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 	return before, w.total, chunks
 }
 
-// candidate returns the eligible segment with the earliest start, or -1.
-func (pp *piPasser) candidate(n int) int {
-	segs := pp.segs
-	for s := range segs {
-		if segs[s].Start >= n {
+// countPending resets the pass's eviction marks and counts, per name, the
+// segments in the prefix that depend on it.
+func (pp *piPasser) countPending(n int) {
+	for i := range pp.evicted {
+		pp.evicted[i], pp.pending[i] = false, 0
+	}
+	for s := range pp.segs {
+		if pp.segs[s].Start >= n {
 			break
 		}
+		for _, d := range pp.si.deps[s] {
+			pp.pending[d]++
+		}
+	}
+	pp.lo = 0
+}
+
+// candidate returns the eligible segment with the earliest start, or -1.
+// Segments before pp.lo were ineligible when last looked at; one becomes
+// eligible again only when markEvicted releases it, which lowers pp.lo.
+func (pp *piPasser) candidate(n int) int {
+	segs := pp.segs
+	for s := pp.lo; s < len(segs) && segs[s].Start < n; s++ {
 		id := pp.si.name[s]
 		if pp.close[s] < n && !pp.evicted[id] && pp.pending[id] == 0 {
+			pp.lo = s
 			return s
 		}
 	}
+	pp.lo = len(segs)
 	return -1
 }
 
@@ -171,6 +191,9 @@ func (pp *piPasser) markEvicted(id int32, n int) {
 		if pp.segs[s].Start < n {
 			for _, d := range pp.si.deps[s] {
 				pp.pending[d]--
+				if pp.pending[d] == 0 && len(pp.si.byNm[d]) > 0 {
+					pp.lo = min(pp.lo, int(pp.si.byNm[d][0]))
+				}
 			}
 		}
 	}

@@ -130,6 +130,7 @@ func (r *Replayer) prepareContext(c *session.Context, l *tokens.Ledger, o Prepar
 	rc.graph = g
 	rc.paper = newPaperRun(p, rc.eps, g)
 	rc.pi = newPiPasserFor(p, rc.segs, rc.close, rc.loose)
+	rc.pi.buildFast()
 	rc.prevLevel = make([]uint8, len(rc.segs))
 	rc.freedTotal = make([]int, len(rc.eps.List))
 	rc.segToEp = segEpisodes(rc.segs, rc.eps.List)

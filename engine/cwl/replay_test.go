@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"ctxscope/engine/ingest"
 	"ctxscope/engine/session"
 )
 
@@ -120,4 +121,53 @@ func TestDiffAt(t *testing.T) {
 	if _, err := r.ContextAt(o, r.Requests()); err == nil {
 		t.Error("out-of-range request accepted")
 	}
+}
+
+// TestPiFastMatchesExact compares pi-cwl replays through the measured
+// fast path with the exact simulation (detail forces it), on random
+// histories and on the real sessions with inferred episodes.
+func TestPiFastMatchesExact(t *testing.T) {
+	var rs []*Replayer
+	for seed := range uint64(60) {
+		r, err := Prepare(session.BuildRequests(threadOf(genHistory(seed))), estimateLedger(), PrepareOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ctxs[0].pi.fast == nil {
+			t.Fatalf("seed %d: no fast path for a well-formed history", seed)
+		}
+		rs = append(rs, r)
+	}
+	for _, f := range []string{"pi-cwl__large-session.jsonl", "pi-cwl__before-compaction.jsonl"} {
+		rs = append(rs, prepareFile(t, "../../../shared/data/sessions/pi/"+f, Inferred))
+	}
+	for i, r := range rs {
+		for _, budget := range []int{0, 300, 20000} {
+			fast, _ := r.Run(RunOptions{Policy: PolicyPiCWL, Budget: budget})
+			exact, _ := r.Run(RunOptions{Policy: PolicyPiCWL, Budget: budget, Detail: true})
+			for k := range fast.Requests {
+				a, b := fast.Requests[k], exact.Requests[k]
+				for e := range b.Evictions {
+					b.Evictions[e].Messages, b.Evictions[e].Blocks = nil, nil
+				}
+				x, _ := json.Marshal(a)
+				y, _ := json.Marshal(b)
+				if string(x) != string(y) {
+					t.Fatalf("replayer %d budget %d request %d:\nfast  %s\nexact %s", i, budget, k, x, y)
+				}
+			}
+		}
+	}
+}
+
+func prepareFile(t testing.TB, path string, mode EpisodeMode) *Replayer {
+	s, err := ingest.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Prepare(session.BuildRequests(s.Main()), estimateLedger(), PrepareOptions{Episodes: mode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

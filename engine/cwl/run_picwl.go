@@ -12,9 +12,8 @@ func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
 	pp, n := c.pi, pt.Messages
 	pp.w.logging = o.Detail
 	pp.pass(n, o.Budget)
-	w := pp.w
-	pt.After = w.total
-	pt.Cats = roundCats(w.cats)
+	pt.After = pp.total
+	pt.Cats = roundCats(pp.cats)
 	modMin := math.MaxInt
 	for s := range pp.segs {
 		if pp.segs[s].Start >= n {
@@ -36,7 +35,7 @@ func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
 		}
 		pt.Evictions = append(pt.Evictions, ev)
 	}
-	if w.total > o.Budget {
+	if pp.total > o.Budget {
 		pt.Unreachable = c.piUnreachable(n, o.Budget)
 	}
 	m := min(int(r.shared[k]), modMin)
@@ -50,14 +49,22 @@ func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
 		}
 	}
 	pt.Cached = c.plan.Tokens(m) - s
-	pt.LookBack = r.lookBack(k, w)
+	if pp.wasFast {
+		for _, b := range r.looks[k] {
+			if pp.evictedFast(b) {
+				pt.LookBack++
+			}
+		}
+	} else {
+		pt.LookBack = r.lookBack(k, pp.w)
+	}
 }
 
 // piUnreachable names what keeps the reference over budget: open
 // segments, segments held by dependents, and the immune prologue and gaps.
 func (c *replayCtx) piUnreachable(n, budget int) *Unreachable {
 	pp, p := c.pi, c.plan
-	un := &Unreachable{Over: pp.w.total - budget, Protected: int(p.protP[n] + c.immuneP[n])}
+	un := &Unreachable{Over: pp.total - budget, Protected: int(p.protP[n] + c.immuneP[n])}
 	if len(pp.segs) == 0 {
 		un.Blockers = append(un.Blockers, Blocker{Kind: BlockNoEpisodes, Episode: -1})
 	}

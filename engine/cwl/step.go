@@ -30,6 +30,7 @@ func (r *Replayer) ContextAt(o RunOptions, k int) (*ContextView, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.Detail = true // the exact simulation, which materializes the view
 	pts := make([]Point, k+1)
 	if err := r.runUntil(o, k, pts); err != nil {
 		return nil, err

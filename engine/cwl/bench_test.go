@@ -46,15 +46,22 @@ func loadBenchMessages(b *testing.B) []*session.Message {
 
 // concatThread builds one linear thread of at least minTokens estimated
 // tokens by concatenating the real sessions' messages, repeated as needed.
-// Repeats are copies, so that tokenizing them is real work.
+// Repeats are copies with their own tool-call ids (as a real session's are
+// unique), so that tokenizing them is real work.
 func concatThread(b *testing.B, minTokens int) (*session.Thread, int) {
 	src := loadBenchMessages(b)
 	l := tokens.NewLedger(tokens.Estimator{})
 	var msgs []*session.Message
 	total := 0
-	for total < minTokens {
+	for rep := 0; total < minTokens; rep++ {
 		for _, m := range src {
 			c := *m
+			c.Blocks = append([]session.Block(nil), m.Blocks...)
+			for k := range c.Blocks {
+				if id := c.Blocks[k].ToolCallID; id != "" {
+					c.Blocks[k].ToolCallID = fmt.Sprintf("%s#%d", id, rep)
+				}
+			}
 			msgs = append(msgs, &c)
 			total += l.Message(m)
 			if total >= minTokens {

@@ -2,6 +2,7 @@ package cwl
 
 import (
 	"math"
+	"sort"
 
 	"ctxscope/engine/session"
 )
@@ -16,6 +17,7 @@ type segIndex struct {
 	name []int32   // name id of each segment
 	deps [][]int32 // name ids of dependencies that name some segment
 	byNm [][]int32 // segments of each name id
+	rev  [][]int32 // segments that depend on each name id
 }
 
 func newSegIndex(segs []Segment) *segIndex {
@@ -39,6 +41,12 @@ func newSegIndex(segs []Segment) *segIndex {
 			}
 		}
 		si.deps = append(si.deps, d)
+	}
+	si.rev = make([][]int32, len(si.byNm))
+	for s, ds := range si.deps {
+		for _, d := range ds {
+			si.rev[d] = append(si.rev[d], int32(s))
+		}
 	}
 	return si
 }
@@ -67,6 +75,12 @@ type piPasser struct {
 	total   int
 	cats    [numCats]float64
 	wasFast bool // the last pass was a fast one; the work holds no view
+	lastN   int  // the input length of the last pass
+	np      int  // segments present in the current pass's input
+	// nxt links each segment to the next one not yet evicted in this
+	// pass (a path-compressed skip list), so candidate scans skip evicted
+	// segments.
+	nxt []int32
 }
 
 // logSpan is where one segment's drops sit in the work's logs.
@@ -120,9 +134,7 @@ func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 	w.begin(n)
 	w.logB, w.logM, pp.logFrom = w.logB[:0], w.logM[:0], pp.logFrom[:0]
 	before = w.total
-	for s := range pp.level {
-		pp.level[s], pp.freed[s] = lvNone, 0
-	}
+	pp.clearLevels(n)
 	if before <= thr {
 		return before, before, nil
 	}
@@ -149,16 +161,39 @@ func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 	return before, w.total, chunks
 }
 
+// clearLevels forgets the last pass's levels; only segments that started
+// before the last pass's input end can hold any.
+func (pp *piPasser) clearLevels(n int) {
+	for s := range pp.segs[:min(len(pp.segs), pp.present(max(n, pp.lastN)))] {
+		pp.level[s], pp.freed[s] = lvNone, 0
+	}
+	pp.lastN = n
+}
+
+// present returns how many segments start within the first n messages.
+func (pp *piPasser) present(n int) int {
+	return sort.Search(len(pp.segs), func(i int) bool { return pp.segs[i].Start >= n })
+}
+
 // countPending resets the pass's eviction marks and counts, per name, the
 // segments in the prefix that depend on it.
 func (pp *piPasser) countPending(n int) {
-	for i := range pp.evicted {
-		pp.evicted[i], pp.pending[i] = false, 0
+	np := pp.present(n)
+	pp.np = np
+	if pp.nxt == nil {
+		pp.nxt = make([]int32, len(pp.segs)+1)
 	}
-	for s := range pp.segs {
-		if pp.segs[s].Start >= n {
-			break
+	for s := 0; s <= np; s++ {
+		pp.nxt[s] = int32(s)
+	}
+	for s := range np {
+		id := pp.si.name[s]
+		pp.evicted[id], pp.pending[id] = false, 0
+		for _, d := range pp.si.deps[s] {
+			pp.evicted[d], pp.pending[d] = false, 0
 		}
+	}
+	for s := range np {
 		for _, d := range pp.si.deps[s] {
 			pp.pending[d]++
 		}
@@ -170,16 +205,24 @@ func (pp *piPasser) countPending(n int) {
 // Segments before pp.lo were ineligible when last looked at; one becomes
 // eligible again only when markEvicted releases it, which lowers pp.lo.
 func (pp *piPasser) candidate(n int) int {
-	segs := pp.segs
-	for s := pp.lo; s < len(segs) && segs[s].Start < n; s++ {
+	for s := pp.find(pp.lo); s < pp.np; s = pp.find(s + 1) {
 		id := pp.si.name[s]
 		if pp.close[s] < n && !pp.evicted[id] && pp.pending[id] == 0 {
 			pp.lo = s
 			return s
 		}
 	}
-	pp.lo = len(segs)
+	pp.lo = pp.np
 	return -1
+}
+
+// find returns the first segment at or after s not evicted in this pass.
+func (pp *piPasser) find(s int) int {
+	for int(pp.nxt[s]) != s {
+		pp.nxt[s] = pp.nxt[pp.nxt[s]]
+		s = int(pp.nxt[s])
+	}
+	return s
 }
 
 func (pp *piPasser) markEvicted(id int32, n int) {
@@ -188,6 +231,9 @@ func (pp *piPasser) markEvicted(id int32, n int) {
 	}
 	pp.evicted[id] = true
 	for _, s := range pp.si.byNm[id] {
+		if int(s) < pp.np {
+			pp.nxt[s] = s + 1
+		}
 		if pp.segs[s].Start < n {
 			for _, d := range pp.si.deps[s] {
 				pp.pending[d]--

@@ -10,6 +10,11 @@ type piFast struct {
 	tok   []int32   // per segment×step: tokens the step frees
 	cats  []float64 // per segment×step×category: what the step frees, by category
 	has   []bool    // per segment×step: the step removes something (entire: it ran)
+	// all* aggregate every step of a segment, for segments a pass
+	// processes whole.
+	allTok  []int32
+	allCats []float64
+	allLv   []uint8 // the level a whole processing leaves
 	reach []int     // per segment: the last message any of its steps touches
 	bSeg  []int32   // per block: the segment whose step drops it, -1 for none
 	bLv   []uint8   // per block: that step
@@ -25,6 +30,7 @@ func (pp *piPasser) buildFast() {
 	p, w := pp.w.p, pp.w
 	f := &piFast{tok: make([]int32, len(pp.segs)*lvSlots), cats: make([]float64, len(pp.segs)*lvSlots*numCats),
 		has: make([]bool, len(pp.segs)*lvSlots), reach: make([]int, len(pp.segs)),
+		allTok: make([]int32, len(pp.segs)), allCats: make([]float64, len(pp.segs)*numCats), allLv: make([]uint8, len(pp.segs)),
 		bSeg: make([]int32, len(p.bMsg)), bLv: make([]uint8, len(p.bMsg)), mSeg: make([]int32, len(p.Msgs)), mLv: make([]uint8, len(p.Msgs))}
 	for i := range f.bSeg {
 		f.bSeg[i] = -1
@@ -73,6 +79,13 @@ func (pp *piPasser) measure(f *piFast, s int) bool {
 			f.cats[slot*numCats+c] = cats[c] - w.cats[c]
 		}
 		f.has[slot] = lv == lvEntire || st.removed()
+		f.allTok[s] += f.tok[slot]
+		for c := range numCats {
+			f.allCats[s*numCats+c] += f.cats[slot*numCats+c]
+		}
+		if f.has[slot] {
+			f.allLv[s] = lv
+		}
 		for _, b := range w.logB {
 			if f.bSeg[b] >= 0 && int(f.bSeg[b]) != s {
 				return false
@@ -99,9 +112,7 @@ func (pp *piPasser) fastPass(n, thr int) bool {
 	total := p.Tokens(n)
 	var cats [numCats]float64
 	copy(cats[:], p.pBrk[n*numCats:(n+1)*numCats])
-	for s := range pp.level {
-		pp.level[s], pp.freed[s] = lvNone, 0
-	}
+	pp.clearLevels(n)
 	if total > thr {
 		pp.countPending(n)
 	}
@@ -114,23 +125,15 @@ func (pp *piPasser) fastPass(n, thr int) bool {
 			return false
 		}
 		before, done := total, false
-		first := lvSearch
-		if pp.segs[c].Kind == KindExpl {
-			first = lvThinking
-		}
-		for lv := first; lv <= lvEntire; lv++ {
-			slot := c*lvSlots + int(lv)
-			total -= int(f.tok[slot])
+		if total-int(f.allTok[c]) > thr {
+			// The threshold is not met inside this segment: take it whole.
+			total -= int(f.allTok[c])
 			for k := range numCats {
-				cats[k] -= f.cats[slot*numCats+k]
+				cats[k] -= f.allCats[c*numCats+k]
 			}
-			if f.has[slot] {
-				pp.level[c] = lv
-			}
-			if total <= thr {
-				done = true
-				break
-			}
+			pp.level[c] = f.allLv[c]
+		} else {
+			done = pp.fastSteps(c, thr, &total, &cats)
 		}
 		pp.freed[c] = before - total
 		pp.markEvicted(pp.si.name[c], n)
@@ -140,6 +143,29 @@ func (pp *piPasser) fastPass(n, thr int) bool {
 	}
 	pp.total, pp.cats = total, cats
 	return true
+}
+
+// fastSteps walks segment c's steps until the total is at most thr.
+func (pp *piPasser) fastSteps(c, thr int, total *int, cats *[numCats]float64) bool {
+	f := pp.fast
+	first := lvSearch
+	if pp.segs[c].Kind == KindExpl {
+		first = lvThinking
+	}
+	for lv := first; lv <= lvEntire; lv++ {
+		slot := c*lvSlots + int(lv)
+		*total -= int(f.tok[slot])
+		for k := range numCats {
+			cats[k] -= f.cats[slot*numCats+k]
+		}
+		if f.has[slot] {
+			pp.level[c] = lv
+		}
+		if *total <= thr {
+			return true
+		}
+	}
+	return false
 }
 
 // evictedFast reports whether block b is out of the input after the last

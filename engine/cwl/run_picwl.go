@@ -90,18 +90,9 @@ func (c *replayCtx) piUnreachable(n, budget int) *Unreachable {
 func (c *replayCtx) piDependents(id int32, n int) []int {
 	pp := c.pi
 	var by []int
-	for s := range pp.segs {
-		if pp.segs[s].Start >= n {
-			break
-		}
-		if pp.evicted[pp.si.name[s]] {
-			continue
-		}
-		for _, d := range pp.si.deps[s] {
-			if d == id {
-				by = append(by, c.segToEp[s])
-				break
-			}
+	for _, s := range pp.si.rev[id] {
+		if pp.segs[s].Start < n && !pp.evicted[pp.si.name[s]] {
+			by = append(by, c.segToEp[s])
 		}
 	}
 	return by

@@ -81,6 +81,45 @@ type piPasser struct {
 	// pass (a path-compressed skip list), so candidate scans skip evicted
 	// segments.
 	nxt []int32
+
+	// The order-based pass (picwl_order.go).
+	closes    []int // completion indices, sorted
+	orders    map[[2]int]*piOrder // by (segments present, segments complete)
+	lastOrder *piOrder
+	lastStop  int     // segments of lastOrder the last pass processed whole
+	lastLast  int     // ... whole or in part
+	changed   []int32 // segments whose level the last pass may have changed
+	fen       []int64 // Fenwick tree of freed tokens by segment
+	dirty     bool    // an exact pass set levels the order does not know
+}
+
+// resetRun forgets the levels of the last pass (the cached order, which
+// does not depend on the budget, stays).
+func (pp *piPasser) resetRun() {
+	for s := range pp.level {
+		pp.level[s], pp.freed[s] = lvNone, 0
+	}
+	pp.fen = make([]int64, len(pp.segs)+1)
+	pp.lastOrder, pp.lastStop, pp.lastLast, pp.lastN = nil, 0, 0, 0
+	pp.dirty = false
+	pp.changed = pp.changed[:0]
+}
+
+// afterExact brings the incremental state in line after an exact pass:
+// every present segment may have changed.
+func (pp *piPasser) afterExact(n int) {
+	w := pp.w
+	pp.total, pp.cats = w.total, w.cats
+	pp.lastOrder, pp.lastStop, pp.lastLast = nil, 0, 0
+	pp.dirty = true
+	pp.changed = pp.changed[:0]
+	pp.fen = make([]int64, len(pp.segs)+1)
+	for s := range pp.present(max(n, pp.lastN)) {
+		pp.changed = append(pp.changed, int32(s))
+		if pp.freed[s] != 0 {
+			pp.fenAdd(s, pp.freed[s])
+		}
+	}
 }
 
 // logSpan is where one segment's drops sit in the work's logs.
@@ -105,7 +144,8 @@ func newPiPasser(p *Plan, stats bool) *piPasser {
 func newPiPasserFor(p *Plan, segs []Segment, close []int, loose bool) *piPasser {
 	si := newSegIndex(segs)
 	return &piPasser{w: newWork(p), segs: segs, close: close, loose: loose, si: si, evicted: make([]bool, len(si.byNm)),
-		pending: make([]int32, len(si.byNm)), level: make([]uint8, len(si.name)), freed: make([]int, len(si.name))}
+		pending: make([]int32, len(si.byNm)), level: make([]uint8, len(si.name)), freed: make([]int, len(si.name)),
+		fen: make([]int64, len(segs)+1)}
 }
 
 // Pass levels: which reference step a segment reached.
@@ -126,11 +166,11 @@ var stepOfLevel = [...]string{"", StepThinking, StepSearchTools, StepBashTools, 
 func (pp *piPasser) pass(n, thr int) (before, after int, chunks []ChunkStats) {
 	w := pp.w
 	pp.wasFast = false
-	if pp.fast != nil && !w.logging && !pp.stats && pp.fastPass(n, thr) {
+	if pp.fast != nil && !w.logging && !pp.stats && pp.orderPass(n, thr) {
 		pp.wasFast = true
 		return w.p.Tokens(n), pp.total, nil
 	}
-	defer func() { pp.total, pp.cats = w.total, w.cats }()
+	defer pp.afterExact(n)
 	w.begin(n)
 	w.logB, w.logM, pp.logFrom = w.logB[:0], w.logM[:0], pp.logFrom[:0]
 	before = w.total

@@ -7,19 +7,19 @@ package cwl
 // the same blocks whatever else was evicted before. Passes fall back to
 // the exact simulation whenever that cannot be guaranteed.
 type piFast struct {
-	tok   []int32   // per segment×step: tokens the step frees
-	cats  []float64 // per segment×step×category: what the step frees, by category
-	has   []bool    // per segment×step: the step removes something (entire: it ran)
+	tok  []int32   // per segment×step: tokens the step frees
+	cats []float64 // per segment×step×category: what the step frees, by category
+	has  []bool    // per segment×step: the step removes something (entire: it ran)
 	// all* aggregate every step of a segment, for segments a pass
 	// processes whole.
 	allTok  []int32
 	allCats []float64
 	allLv   []uint8 // the level a whole processing leaves
-	reach []int     // per segment: the last message any of its steps touches
-	bSeg  []int32   // per block: the segment whose step drops it, -1 for none
-	bLv   []uint8   // per block: that step
-	mSeg  []int32   // per message: the segment whose step deletes it, -1 for none
-	mLv   []uint8
+	reach   []int   // per segment: the last message any of its steps touches
+	bSeg    []int32 // per block: the segment whose step drops it, -1 for none
+	bLv     []uint8 // per block: that step
+	mSeg    []int32 // per message: the segment whose step deletes it, -1 for none
+	mLv     []uint8
 }
 
 const lvSlots = int(lvEntire) + 1
@@ -102,46 +102,6 @@ func (pp *piPasser) measure(f *piFast, s int) bool {
 		}
 		w.logB, w.logM = w.logB[:0], w.logM[:0]
 	}
-	return true
-}
-
-// fastPass is pass without the simulation. It reports false when a
-// segment's effects reach past the input, and the exact pass must run.
-func (pp *piPasser) fastPass(n, thr int) bool {
-	f, p := pp.fast, pp.w.p
-	total := p.Tokens(n)
-	var cats [numCats]float64
-	copy(cats[:], p.pBrk[n*numCats:(n+1)*numCats])
-	pp.clearLevels(n)
-	if total > thr {
-		pp.countPending(n)
-	}
-	for total > thr {
-		c := pp.candidate(n)
-		if c < 0 {
-			break
-		}
-		if f.reach[c] >= n {
-			return false
-		}
-		before, done := total, false
-		if total-int(f.allTok[c]) > thr {
-			// The threshold is not met inside this segment: take it whole.
-			total -= int(f.allTok[c])
-			for k := range numCats {
-				cats[k] -= f.allCats[c*numCats+k]
-			}
-			pp.level[c] = f.allLv[c]
-		} else {
-			done = pp.fastSteps(c, thr, &total, &cats)
-		}
-		pp.freed[c] = before - total
-		pp.markEvicted(pp.si.name[c], n)
-		if done {
-			break
-		}
-	}
-	pp.total, pp.cats = total, cats
 	return true
 }
 

@@ -142,7 +142,7 @@ func TestPiFastMatchesExact(t *testing.T) {
 		rs = append(rs, prepareFile(t, "../../../shared/data/sessions/pi/"+f, Inferred))
 	}
 	for i, r := range rs {
-		for _, budget := range []int{0, 300, 20000} {
+		for _, budget := range []int{0, 300, 20000, 300, 5000} { // reruns reuse the cached orders
 			fast, _ := r.Run(RunOptions{Policy: PolicyPiCWL, Budget: budget})
 			exact, _ := r.Run(RunOptions{Policy: PolicyPiCWL, Budget: budget, Detail: true})
 			for k := range fast.Requests {

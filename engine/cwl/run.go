@@ -85,6 +85,7 @@ func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
 func (c *replayCtx) resetRun() {
 	c.paper.reset()
 	c.paper.w.logging = false
+	c.pi.resetRun()
 	c.lastN = 0
 	c.cut = 0
 	c.compactAt = 0

@@ -1,6 +1,9 @@
 package cwl
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // levelOfStep maps the reference's steps onto the paper's levels.
 var levelOfStep = [...]int{0, LevelReasoning, LevelBulk, LevelIntermediate, LevelIntermediate, LevelFull}
@@ -15,10 +18,7 @@ func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
 	pt.After = pp.total
 	pt.Cats = roundCats(pp.cats)
 	modMin := math.MaxInt
-	for s := range pp.segs {
-		if pp.segs[s].Start >= n {
-			break
-		}
+	for _, s := range pp.changed {
 		lv, prev := pp.level[s], c.prevLevel[s]
 		if lv == prev {
 			continue
@@ -31,24 +31,19 @@ func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
 		}
 		ev := Eviction{Episode: c.segToEp[s], Level: levelOfStep[lv], Step: stepOfLevel[lv], Freed: pp.freed[s]}
 		if o.Detail {
-			ev.Messages, ev.Blocks = pp.logOf(s)
+			ev.Messages, ev.Blocks = pp.logOf(int(s))
 		}
 		pt.Evictions = append(pt.Evictions, ev)
 	}
 	if pp.total > o.Budget {
 		pt.Unreachable = c.piUnreachable(n, o.Budget)
 	}
+	sort.Slice(pt.Evictions, func(i, j int) bool { return pt.Evictions[i].Episode < pt.Evictions[j].Episode })
+	sort.Ints(pt.Restored)
+	// Segments are disjoint and none starting before m changed, so what
+	// they freed is what the view lacks before m.
 	m := min(int(r.shared[k]), modMin)
-	s := 0
-	for u := range pp.segs {
-		if pp.segs[u].Start >= m {
-			break
-		}
-		if pp.segs[u].End < m {
-			s += pp.freed[u]
-		}
-	}
-	pt.Cached = c.plan.Tokens(m) - s
+	pt.Cached = c.plan.Tokens(m) - pp.freedBefore(pp.present(m))
 	if pp.wasFast {
 		for _, b := range r.looks[k] {
 			if pp.evictedFast(b) {
@@ -71,31 +66,18 @@ func (c *replayCtx) piUnreachable(n, budget int) *Unreachable {
 	if un.Protected > 0 {
 		un.Blockers = append(un.Blockers, Blocker{Kind: BlockProtected, Episode: -1})
 	}
-	for s := range pp.segs {
-		if pp.segs[s].Start >= n {
-			break
+	bs := pp.lastOrder.blockersOrNil()
+	if !pp.wasFast {
+		bs = pp.segBlockers(n)
+	}
+	for _, b := range bs {
+		bl := Blocker{Kind: b.kind, Episode: c.segToEp[b.seg]}
+		for _, d := range b.by {
+			bl.By = append(bl.By, c.segToEp[d])
 		}
-		id := pp.si.name[s]
-		switch {
-		case pp.close[s] >= n:
-			un.Blockers = append(un.Blockers, Blocker{Kind: BlockActive, Episode: c.segToEp[s]})
-		case !pp.evicted[id] && pp.pending[id] > 0:
-			un.Blockers = append(un.Blockers, Blocker{Kind: BlockDependency, Episode: c.segToEp[s], By: c.piDependents(id, n)})
-		}
+		un.Blockers = append(un.Blockers, bl)
 	}
 	return un
-}
-
-// piDependents lists the un-evicted segments that depend on name id.
-func (c *replayCtx) piDependents(id int32, n int) []int {
-	pp := c.pi
-	var by []int
-	for _, s := range pp.si.rev[id] {
-		if pp.segs[s].Start < n && !pp.evicted[pp.si.name[s]] {
-			by = append(by, c.segToEp[s])
-		}
-	}
-	return by
 }
 
 // logOf returns the messages and blocks the last pass removed while

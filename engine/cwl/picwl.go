@@ -83,7 +83,7 @@ type piPasser struct {
 	nxt []int32
 
 	// The order-based pass (picwl_order.go).
-	closes    []int // completion indices, sorted
+	closes    []int               // completion indices, sorted
 	orders    map[[2]int]*piOrder // by (segments present, segments complete)
 	lastOrder *piOrder
 	lastStop  int     // segments of lastOrder the last pass processed whole

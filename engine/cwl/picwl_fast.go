@@ -73,34 +73,43 @@ func (pp *piPasser) measure(f *piFast, s int) bool {
 		default:
 			pp.stripTools(seg, lv-lvThinking, &st)
 		}
-		slot := s*lvSlots + int(lv)
-		f.tok[slot] = int32(tok - w.total)
-		for c := range numCats {
-			f.cats[slot*numCats+c] = cats[c] - w.cats[c]
-		}
-		f.has[slot] = lv == lvEntire || st.removed()
-		f.allTok[s] += f.tok[slot]
-		for c := range numCats {
-			f.allCats[s*numCats+c] += f.cats[slot*numCats+c]
-		}
-		if f.has[slot] {
-			f.allLv[s] = lv
-		}
-		for _, b := range w.logB {
-			if f.bSeg[b] >= 0 && int(f.bSeg[b]) != s {
-				return false
-			}
-			f.bSeg[b], f.bLv[b] = int32(s), lv
-			f.reach[s] = max(f.reach[s], int(p.bMsg[b]))
-		}
-		for _, i := range w.logM {
-			if f.mSeg[i] >= 0 && int(f.mSeg[i]) != s {
-				return false
-			}
-			f.mSeg[i], f.mLv[i] = int32(s), lv
-			f.reach[s] = max(f.reach[s], int(i))
+		if !f.record(w, s, lv, tok, cats, lv == lvEntire || st.removed()) {
+			return false
 		}
 		w.logB, w.logM = w.logB[:0], w.logM[:0]
+	}
+	return true
+}
+
+// record stores what step lv of segment s did to the work: the tokens
+// and categories it freed (from tok and cats before it) and which blocks
+// and messages it dropped. It reports false when another segment already
+// dropped one of them.
+func (f *piFast) record(w *work, s int, lv uint8, tok int, cats [numCats]float64, has bool) bool {
+	slot := s*lvSlots + int(lv)
+	f.tok[slot] = int32(tok - w.total)
+	for c := range numCats {
+		f.cats[slot*numCats+c] = cats[c] - w.cats[c]
+		f.allCats[s*numCats+c] += f.cats[slot*numCats+c]
+	}
+	f.has[slot] = has
+	f.allTok[s] += f.tok[slot]
+	if has {
+		f.allLv[s] = lv
+	}
+	for _, b := range w.logB {
+		if f.bSeg[b] >= 0 && int(f.bSeg[b]) != s {
+			return false
+		}
+		f.bSeg[b], f.bLv[b] = int32(s), lv
+		f.reach[s] = max(f.reach[s], int(w.p.bMsg[b]))
+	}
+	for _, i := range w.logM {
+		if f.mSeg[i] >= 0 && int(f.mSeg[i]) != s {
+			return false
+		}
+		f.mSeg[i], f.mLv[i] = int32(s), lv
+		f.reach[s] = max(f.reach[s], int(i))
 	}
 	return true
 }

@@ -107,7 +107,7 @@ func (pp *piPasser) segBlockers(n int) []segBlocker {
 // past the input, and the exact pass must run instead.
 func (pp *piPasser) orderPass(n, thr int) bool {
 	o, _ := pp.orderFor(n)
-	p, f := pp.w.p, pp.fast
+	p := pp.w.p
 	total := p.Tokens(n)
 	stop, partial := 0, false // segments processed whole; one more partly
 	if need := int64(total - thr); need > 0 {
@@ -121,6 +121,31 @@ func (pp *piPasser) orderPass(n, thr int) bool {
 	if last > 0 && o.reach[last-1] >= n {
 		return false
 	}
+	pp.relevel(o, n, stop, last)
+	var cats [numCats]float64
+	copy(cats[:], p.pBrk[n*numCats:(n+1)*numCats])
+	total -= int(o.cum[stop])
+	for k := range numCats {
+		cats[k] -= o.cumCats[stop*numCats+k]
+	}
+	if partial {
+		s := int(o.segs[stop])
+		before, lv := total, pp.level[s]
+		pp.level[s] = lvNone
+		pp.fastSteps(s, thr, &total, &cats)
+		got := pp.level[s]
+		pp.level[s] = lv
+		pp.setLevel(s, got, before-total)
+	}
+	pp.lastOrder, pp.lastStop, pp.lastLast = o, stop, last
+	pp.total, pp.cats = total, cats
+	return true
+}
+
+// relevel gives the segments of o their levels for a pass that processes
+// o.segs[:stop] whole, touching only what differs from the last pass
+// (the partly processed segment at stop is set by the caller).
+func (pp *piPasser) relevel(o *piOrder, n, stop, last int) {
 	pp.changed = pp.changed[:0]
 	if pp.dirty { // levels left by an exact pass
 		for s := range pp.present(max(n, pp.lastN)) {
@@ -140,28 +165,11 @@ func (pp *piPasser) orderPass(n, thr int) bool {
 			pp.setLevel(int(s), lvNone, 0)
 		}
 	}
+	f := pp.fast
 	for i := from; i < stop; i++ {
 		s := o.segs[i]
 		pp.setLevel(int(s), f.allLv[s], int(f.allTok[s]))
 	}
-	var cats [numCats]float64
-	copy(cats[:], p.pBrk[n*numCats:(n+1)*numCats])
-	total -= int(o.cum[stop])
-	for k := range numCats {
-		cats[k] -= o.cumCats[stop*numCats+k]
-	}
-	if partial {
-		s := int(o.segs[stop])
-		before, lv := total, pp.level[s]
-		pp.level[s] = lvNone
-		pp.fastSteps(s, thr, &total, &cats)
-		got := pp.level[s]
-		pp.level[s] = lv
-		pp.setLevel(s, got, before-total)
-	}
-	pp.lastOrder, pp.lastStop, pp.lastLast = o, stop, last
-	pp.total, pp.cats = total, cats
-	return true
 }
 
 // setLevel records a segment's level and freed tokens, keeping the list

@@ -91,33 +91,7 @@ func NewPlan(msgs []*session.Message, entries []*session.Entry, l *tokens.Ledger
 	p.prefix = make([]int64, n+1)
 	groups := map[string]int32{}
 	for i, m := range msgs {
-		p.mFirst[i] = int32(len(p.bMsg))
-		p.mKind[i] = kindOf(m)
-		units := l.Units(m)
-		sum := 0
-		for k := range m.Blocks {
-			p.addBlock(i, &m.Blocks[k], units[k], tools, groups)
-			sum += units[k]
-		}
-		p.mTok[i] = int32(l.Message(m))
-		p.prefix[i+1] = p.prefix[i] + int64(p.mTok[i])
-		p.protP[i+1], p.sysP[i+1] = p.protP[i], p.sysP[i]
-		if p.protected(i) {
-			p.protP[i+1] += int64(p.mTok[i])
-		}
-		if p.mKind[i] == msgSystem {
-			p.sysP[i+1] += int64(p.mTok[i])
-		}
-		p.mCat[i] = uint8(tokens.CategoryOf(m, &session.Block{Type: session.BlockText}))
-		brk := l.Breakdown(m)
-		for c := range numCats {
-			p.mBrk[i*numCats+c] = brk[c]
-			p.pBrk[(i+1)*numCats+c] = p.pBrk[i*numCats+c] + brk[c]
-			p.pProt[(i+1)*numCats+c] = p.pProt[i*numCats+c]
-			if p.protected(i) {
-				p.pProt[(i+1)*numCats+c] += brk[c]
-			}
-		}
+		p.addMessage(i, m, l, tools, groups)
 	}
 	p.mFirst[n] = int32(len(p.bMsg))
 	p.groupResults = make([][]int32, len(groups))
@@ -128,6 +102,37 @@ func NewPlan(msgs []*session.Message, entries []*session.Entry, l *tokens.Ledger
 	}
 	p.Segments = SegmentMessages(msgs)
 	return p
+}
+
+// addMessage measures message i and extends every per-message array and
+// prefix sum.
+func (p *Plan) addMessage(i int, m *session.Message, l *tokens.Ledger, tools *Classifier, groups map[string]int32) {
+	p.mFirst[i] = int32(len(p.bMsg))
+	p.mKind[i] = kindOf(m)
+	units := l.Units(m)
+	for k := range m.Blocks {
+		p.addBlock(i, &m.Blocks[k], units[k], tools, groups)
+	}
+	p.mTok[i] = int32(l.Message(m))
+	p.prefix[i+1] = p.prefix[i] + int64(p.mTok[i])
+	prot := p.protected(i)
+	p.protP[i+1], p.sysP[i+1] = p.protP[i], p.sysP[i]
+	if prot {
+		p.protP[i+1] += int64(p.mTok[i])
+	}
+	if p.mKind[i] == msgSystem {
+		p.sysP[i+1] += int64(p.mTok[i])
+	}
+	p.mCat[i] = uint8(tokens.CategoryOf(m, &session.Block{Type: session.BlockText}))
+	brk := l.Breakdown(m)
+	for c := range numCats {
+		p.mBrk[i*numCats+c] = brk[c]
+		p.pBrk[(i+1)*numCats+c] = p.pBrk[i*numCats+c] + brk[c]
+		p.pProt[(i+1)*numCats+c] = p.pProt[i*numCats+c]
+		if prot {
+			p.pProt[(i+1)*numCats+c] += brk[c]
+		}
+	}
 }
 
 func (p *Plan) addBlock(i int, b *session.Block, units int, tools *Classifier, groups map[string]int32) {

@@ -73,37 +73,47 @@ func decodeJS(dec *json.Decoder) (*jsValue, error) {
 		return &jsValue{kind: jsString, str: t}, nil
 	case json.Delim:
 		if t == '[' {
-			v := &jsValue{kind: jsArray}
-			for dec.More() {
-				e, err := decodeJS(dec)
-				if err != nil {
-					return nil, err
-				}
-				v.arr = append(v.arr, e)
-			}
-			_, err := dec.Token()
-			return v, err
+			return decodeArray(dec)
 		}
-		v := &jsValue{kind: jsObject, vals: map[string]*jsValue{}}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			k, _ := kt.(string)
-			e, err := decodeJS(dec)
-			if err != nil {
-				return nil, err
-			}
-			if _, dup := v.vals[k]; !dup {
-				v.keys = append(v.keys, k)
-			}
-			v.vals[k] = e
-		}
-		_, err := dec.Token()
-		return v, err
+		return decodeObject(dec)
 	}
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+func decodeArray(dec *json.Decoder) (*jsValue, error) {
+	v := &jsValue{kind: jsArray}
+	for dec.More() {
+		e, err := decodeJS(dec)
+		if err != nil {
+			return nil, err
+		}
+		v.arr = append(v.arr, e)
+	}
+	_, err := dec.Token()
+	return v, err
+}
+
+// decodeObject keeps each key at its first position with its last value,
+// as JSON.parse does.
+func decodeObject(dec *json.Decoder) (*jsValue, error) {
+	v := &jsValue{kind: jsObject, vals: map[string]*jsValue{}}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := kt.(string)
+		e, err := decodeJS(dec)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := v.vals[k]; !dup {
+			v.keys = append(v.keys, k)
+		}
+		v.vals[k] = e
+	}
+	_, err := dec.Token()
+	return v, err
 }
 
 func isRange(err error) bool { return errors.Is(err, strconv.ErrRange) }

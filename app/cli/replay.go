@@ -90,6 +90,7 @@ func runReplay(env *Env, args []string) error {
 	policy := fs.String("policy", cwl.PolicyPaper, "policy: paper, pi-cwl, none, truncate or compact")
 	asJSON := fs.Bool("json", false, "print the whole timeline as JSON")
 	detail := fs.Bool("detail", false, "with --json, list the messages and blocks each eviction removed")
+	at := fs.Int("at", -1, "print the exact input of request K and its diff from request K-1, as JSON")
 	rf := addReplayFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -107,6 +108,9 @@ func runReplay(env *Env, args []string) error {
 		return err
 	}
 	o.Policy, o.Budget, o.Detail = *policy, tau, *detail
+	if *at >= 0 {
+		return printStep(env.Stdout, r, o, *at)
+	}
 	t, err := r.Run(o)
 	if err != nil {
 		return usageError("%v", err)
@@ -185,4 +189,21 @@ func levels(m map[string]int) string {
 		out += fmt.Sprintf("level %s (%s) %d", k, cwl.LevelNames[k[0]-'0'], m[k])
 	}
 	return out
+}
+
+// printStep writes the step API's view of request k: its exact input and
+// the diff from the request before.
+func printStep(w io.Writer, r *cwl.Replayer, o cwl.RunOptions, k int) error {
+	v, err := r.ContextAt(o, k)
+	if err != nil {
+		return usageError("--at: %v", err)
+	}
+	d, err := r.DiffAt(o, k)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, struct {
+		Context *cwl.ContextView `json:"context"`
+		Diff    *cwl.Diff        `json:"diff"`
+	}{v, d})
 }

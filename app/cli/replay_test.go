@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -71,5 +72,32 @@ func TestSweepCommand(t *testing.T) {
 	_, stderr, code = run(t, "sweep", sessions+"pi/pi-cwl__large-session.jsonl", "--from", "10", "--to", "5", "--step", "1")
 	if code != 2 || !strings.Contains(stderr, "invalid sweep") {
 		t.Errorf("bad range: exit %d, %q", code, stderr)
+	}
+}
+
+func TestReplayStep(t *testing.T) {
+	stdout, stderr, code := run(t, "replay", sessions+"pi/pi-cwl__large-session.jsonl", "--budget", "20000", "--episodes", "inferred", "--at", "300")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Context struct {
+			Request  int               `json:"request"`
+			Tokens   int               `json:"tokens"`
+			Messages []json.RawMessage `json:"messages"`
+		} `json:"context"`
+		Diff struct {
+			Added []json.RawMessage `json:"added"`
+		} `json:"diff"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Context.Request != 300 || got.Context.Tokens == 0 || got.Context.Tokens > 20000 || len(got.Context.Messages) == 0 || len(got.Diff.Added) == 0 {
+		t.Errorf("step view %+v", got)
+	}
+	_, stderr, code = run(t, "replay", sessions+"pi/pi-cwl__large-session.jsonl", "--budget", "20000", "--at", "100000")
+	if code != 2 || !strings.Contains(stderr, "out of range") {
+		t.Errorf("out-of-range --at: exit %d, %q", code, stderr)
 	}
 }

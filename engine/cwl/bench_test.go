@@ -83,17 +83,26 @@ func benchRequests(b *testing.B, path string) []*session.Request {
 // benchReplay reports a first replay (tokenizing, preparing, replaying)
 // and re-replays at alternating budgets with tokens cached.
 func benchReplay(b *testing.B, reqs []*session.Request, policies []string) {
-	b.Run("first", func(b *testing.B) {
+	b.Run("prepare", func(b *testing.B) { // tokenization and plans: the baseline
 		for b.Loop() {
-			r, err := Prepare(reqs, tokens.NewLedger(tokens.Estimator{}), PrepareOptions{Episodes: Inferred})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := r.Run(RunOptions{Policy: PolicyPaper, Budget: 20000}); err != nil {
+			if _, err := Prepare(reqs, tokens.NewLedger(tokens.Estimator{}), PrepareOptions{Episodes: Inferred}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
+	for _, pol := range []string{PolicyPaper, PolicyPiCWL} {
+		b.Run("first/"+pol, func(b *testing.B) {
+			for b.Loop() {
+				r, err := Prepare(reqs, tokens.NewLedger(tokens.Estimator{}), PrepareOptions{Episodes: Inferred})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := r.Run(RunOptions{Policy: pol, Budget: 20000}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	r, err := Prepare(reqs, tokens.NewLedger(tokens.Estimator{}), PrepareOptions{Episodes: Inferred})
 	if err != nil {
 		b.Fatal(err)

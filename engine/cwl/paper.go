@@ -1,6 +1,10 @@
 package cwl
 
-import "ctxscope/engine/session"
+import (
+	"sort"
+
+	"ctxscope/engine/session"
+)
 
 // Policy names.
 const (
@@ -33,6 +37,9 @@ type paperRun struct {
 	level      []uint8   // per episode: the deepest level applied
 	dependents [][]int32 // expl → act episodes that depend on it
 	acts       []int32   // act episodes, in order
+	alive      skipList  // episodes not fully evicted
+	aliveActs  skipList  // positions in acts not fully evicted
+	freed      fenwick   // tokens freed from each episode so far
 }
 
 func newPaperRun(p *Plan, eps *Episodes, g *Graph) *paperRun {
@@ -46,6 +53,7 @@ func newPaperRun(p *Plan, eps *Episodes, g *Graph) *paperRun {
 			r.acts = append(r.acts, int32(id))
 		}
 	}
+	r.alive, r.aliveActs, r.freed = newSkipList(len(r.eps)), newSkipList(len(r.acts)), newFenwick(len(r.eps))
 	r.w.begin(0)
 	return r
 }
@@ -57,6 +65,9 @@ func (r *paperRun) reset() {
 	for i := range r.level {
 		r.level[i] = 0
 	}
+	r.alive.reset(len(r.eps))
+	r.aliveActs.reset(len(r.acts))
+	r.freed.clear()
 }
 
 // request brings the context to n messages and evicts until the view fits
@@ -78,7 +89,8 @@ func (r *paperRun) request(n, budget int, onStep func(ep, level, freed int)) {
 		}
 		before := r.w.total
 		removed := r.apply(c, lv)
-		r.level[c] = uint8(lv)
+		r.setLevel(c, lv)
+		r.freed.add(c, before-r.w.total)
 		if removed && onStep != nil {
 			onStep(c, lv, before-r.w.total)
 		}
@@ -92,12 +104,9 @@ func (r *paperRun) request(n, budget int, onStep func(ep, level, freed int)) {
 // fully evicted.
 func (r *paperRun) candidate(n int) int {
 	other := -1
-	for u := range r.eps {
+	for u := r.alive.find(0); u < len(r.eps) && r.eps[u].Start < n; u = r.alive.find(u + 1) {
 		e := &r.eps[u]
-		if e.Start >= n {
-			break
-		}
-		if r.level[u] >= LevelFull || e.ClosedAt < 0 || e.ClosedAt >= n {
+		if e.ClosedAt < 0 || e.ClosedAt >= n {
 			continue
 		}
 		switch e.Kind {
@@ -116,6 +125,19 @@ func (r *paperRun) candidate(n int) int {
 	return other
 }
 
+// setLevel records episode u's new level; a fully evicted episode leaves
+// the alive lists.
+func (r *paperRun) setLevel(u, lv int) {
+	r.level[u] = uint8(lv)
+	if lv < LevelFull {
+		return
+	}
+	r.alive.remove(u)
+	if r.eps[u].Kind == KindAct {
+		r.aliveActs.remove(sort.Search(len(r.acts), func(i int) bool { return int(r.acts[i]) >= u }))
+	}
+}
+
 // heldBy returns a dependent act of expl episode u still in context, or -1.
 func (r *paperRun) heldBy(u, n int) int {
 	for _, d := range r.dependents[u] {
@@ -129,14 +151,9 @@ func (r *paperRun) heldBy(u, n int) int {
 // actAfter returns an act episode starting after message start that is
 // still in context, or -1.
 func (r *paperRun) actAfter(start, n int) int {
-	for _, a := range r.acts {
-		e := &r.eps[a]
-		if e.Start >= n {
-			break
-		}
-		if e.Start > start && r.level[a] < LevelFull {
-			return int(a)
-		}
+	i := sort.Search(len(r.acts), func(i int) bool { return r.eps[r.acts[i]].Start > start })
+	if i = r.aliveActs.find(i); i < len(r.acts) && r.eps[r.acts[i]].Start < n {
+		return int(r.acts[i])
 	}
 	return -1
 }

@@ -20,6 +20,27 @@ type piOrder struct {
 	cumCats  []float64 // (len(segs)+1) × categories
 	reach    []int     // reach[i]: the last message touched by segs[:i+1]
 	blockers []segBlocker
+	// prev is the order in use when this one was built (the structure
+	// before it) and lcp the length of their common prefix: a pass moving
+	// from prev to this order keeps the levels of that prefix.
+	prev *piOrder
+	lcp  int
+	// mapped caches the blockers in episode terms, without and with the
+	// protected-content blocker (filled by the replay).
+	mapped [2][]Blocker
+}
+
+// commonPrefix returns the length of the common prefix of a's and b's
+// processing orders.
+func commonPrefix(a, b *piOrder) int {
+	if b.prev == a {
+		return b.lcp
+	}
+	n := 0
+	for n < len(a.segs) && n < len(b.segs) && a.segs[n] == b.segs[n] {
+		n++
+	}
+	return n
 }
 
 // segBlocker is a blocker in segment terms, for a pass that processed
@@ -73,6 +94,10 @@ func (pp *piPasser) orderFor(n int) (*piOrder, bool) {
 		}
 	}
 	o.blockers = pp.segBlockers(n)
+	if prev := pp.lastOrder; prev != nil {
+		o.lcp = commonPrefix(prev, o)
+		o.prev = prev
+	}
 	if pp.orders == nil {
 		pp.orders = map[[2]int]*piOrder{}
 	}
@@ -161,9 +186,11 @@ func (pp *piPasser) relevel(o *piOrder, n, stop, last int) {
 		}
 		from = min(pp.lastStop, stop)
 	} else if prev := pp.lastOrder; prev != nil {
-		for _, s := range prev.segs[:pp.lastLast] {
+		keep := min(commonPrefix(prev, o), pp.lastStop, stop)
+		for _, s := range prev.segs[keep:pp.lastLast] {
 			pp.setLevel(int(s), lvNone, 0)
 		}
+		from = keep
 	}
 	f := pp.fast
 	for i := from; i < stop; i++ {

@@ -43,13 +43,12 @@ type replayCtx struct {
 	reads   map[string][]int32 // read calls by path, built on first use
 
 	// Per-run state.
-	prevLevel  []uint8 // pi-cwl: each unit's level in the previous pass
-	freedTotal []int   // paper: tokens freed from each episode so far
-	lastN      int     // messages in the previous request's input
-	lastAfter  int     // the previous request's input tokens
-	cut        int     // truncate: messages before cut were dropped
-	compactAt  int     // compact: messages before it are summarized
-	summaries  int
+	prevLevel []uint8 // pi-cwl: each unit's level in the previous pass
+	lastN     int     // messages in the previous request's input
+	lastAfter int     // the previous request's input tokens
+	cut       int     // truncate: messages before cut were dropped
+	compactAt int     // compact: messages before it are summarized
+	summaries int
 }
 
 // PrepareOptions configures [Prepare].
@@ -132,7 +131,6 @@ func (r *Replayer) prepareContext(c *session.Context, l *tokens.Ledger, o Prepar
 	rc.pi = newPiPasserFor(p, rc.segs, rc.close, rc.loose)
 	rc.pi.buildFast()
 	rc.prevLevel = make([]uint8, len(rc.segs))
-	rc.freedTotal = make([]int, len(rc.eps.List))
 	rc.segToEp = segEpisodes(rc.segs, rc.eps.List)
 	rc.immuneP = immunePrefix(p, rc.segs)
 	return rc, nil

@@ -3,6 +3,7 @@ package cwl
 import (
 	"fmt"
 	"math"
+	"sort"
 )
 
 // RunOptions configures one replay.
@@ -93,9 +94,6 @@ func (c *replayCtx) resetRun() {
 	for i := range c.prevLevel {
 		c.prevLevel[i] = 0
 	}
-	for i := range c.freedTotal {
-		c.freedTotal[i] = 0
-	}
 }
 
 // stepNone sends the whole input.
@@ -120,7 +118,6 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 			ev.Messages, ev.Blocks = w.takeLog()
 		}
 		pt.Evictions = append(pt.Evictions, ev)
-		c.freedTotal[ep] += freed
 		modMin = min(modMin, run.eps[ep].Start)
 	})
 	pt.After = w.total
@@ -129,22 +126,15 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 		pt.Unreachable = run.unreachable(n, o.Budget)
 	}
 	m := min(int(r.shared[k]), modMin)
-	pt.Cached = c.plan.Tokens(m) - c.freedBefore(m, c.eps.List, c.freedTotal)
+	// Units are disjoint and none starting before m changed, so what they
+	// freed is what the view lacks before m.
+	pt.Cached = c.plan.Tokens(m) - run.freed.sum(c.unitsBefore(m))
 	pt.LookBack = r.lookBack(k, w)
 }
 
-// freedBefore sums the tokens freed from units that end before message m.
-func (c *replayCtx) freedBefore(m int, eps []Episode, freed []int) int {
-	s := 0
-	for u := range eps {
-		if eps[u].Start >= m {
-			break
-		}
-		if eps[u].End < m {
-			s += freed[u]
-		}
-	}
-	return s
+// unitsBefore counts the episodes that start before message m.
+func (c *replayCtx) unitsBefore(m int) int {
+	return sort.Search(len(c.eps.List), func(i int) bool { return c.eps.List[i].Start >= m })
 }
 
 // unreachable names what keeps the paper policy over budget.
@@ -158,14 +148,8 @@ func (run *paperRun) unreachable(n, budget int) *Unreachable {
 	if un.Protected > 0 {
 		un.Blockers = append(un.Blockers, Blocker{Kind: BlockProtected, Episode: -1})
 	}
-	for u := range run.eps {
+	for u := run.alive.find(0); u < len(run.eps) && run.eps[u].Start < n; u = run.alive.find(u + 1) {
 		e := &run.eps[u]
-		if e.Start >= n {
-			break
-		}
-		if run.level[u] >= LevelFull {
-			continue
-		}
 		switch {
 		case e.Open(n):
 			un.Blockers = append(un.Blockers, Blocker{Kind: BlockActive, Episode: u})

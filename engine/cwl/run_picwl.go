@@ -60,24 +60,40 @@ func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
 func (c *replayCtx) piUnreachable(n, budget int) *Unreachable {
 	pp, p := c.pi, c.plan
 	un := &Unreachable{Over: pp.total - budget, Protected: int(p.protP[n] + c.immuneP[n])}
-	if len(pp.segs) == 0 {
-		un.Blockers = append(un.Blockers, Blocker{Kind: BlockNoEpisodes, Episode: -1})
-	}
+	prot := 0
 	if un.Protected > 0 {
-		un.Blockers = append(un.Blockers, Blocker{Kind: BlockProtected, Episode: -1})
+		prot = 1
 	}
-	bs := pp.lastOrder.blockersOrNil()
-	if !pp.wasFast {
-		bs = pp.segBlockers(n)
+	if o := pp.lastOrder; pp.wasFast && o != nil {
+		// Blockers depend only on the structure: map them once per order.
+		if o.mapped[prot] == nil {
+			o.mapped[prot] = c.mapBlockers(o.blockers, prot == 1)
+		}
+		un.Blockers = o.mapped[prot]
+		return un
+	}
+	un.Blockers = c.mapBlockers(pp.segBlockers(n), prot == 1)
+	return un
+}
+
+// mapBlockers turns segment blockers into episode blockers, after the
+// blockers that are not episodes.
+func (c *replayCtx) mapBlockers(bs []segBlocker, protected bool) []Blocker {
+	out := []Blocker{}
+	if len(c.pi.segs) == 0 {
+		out = append(out, Blocker{Kind: BlockNoEpisodes, Episode: -1})
+	}
+	if protected {
+		out = append(out, Blocker{Kind: BlockProtected, Episode: -1})
 	}
 	for _, b := range bs {
 		bl := Blocker{Kind: b.kind, Episode: c.segToEp[b.seg]}
 		for _, d := range b.by {
 			bl.By = append(bl.By, c.segToEp[d])
 		}
-		un.Blockers = append(un.Blockers, bl)
+		out = append(out, bl)
 	}
-	return un
+	return out
 }
 
 // logOf returns the messages and blocks the last pass removed while

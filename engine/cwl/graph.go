@@ -126,3 +126,21 @@ func (g *Graph) Edges() ([][2]int, error) {
 func (g *Graph) Order() ([]int, error) {
 	return graph.StableTopologicalSort(g.g, func(a, b int) bool { return a < b })
 }
+
+// Present returns how many episodes have started within the first n
+// messages: the graph as a request of n input messages knows it. Episodes
+// are added in start order, so the graph at any request is a prefix.
+func (g *Graph) Present(n int) int {
+	return sort.Search(len(g.eps), func(i int) bool { return g.eps[i].Start >= n })
+}
+
+// Active returns the episodes open at a request of n input messages.
+func (g *Graph) Active(n int) []int {
+	var out []int
+	for i := range g.Present(n) {
+		if g.eps[i].Open(n) {
+			out = append(out, i)
+		}
+	}
+	return out
+}

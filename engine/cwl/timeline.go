@@ -62,8 +62,10 @@ type Unreachable struct {
 	// Protected is what the policy never evicts: user turns and system
 	// prompts, and the prologue (paper) or the prologue and every gap
 	// between episodes (pi-cwl).
-	Protected int       `json:"protected"`
-	Blockers  []Blocker `json:"blockers"`
+	Protected int `json:"protected"`
+	// Blockers names what keeps content in. Requests of one input
+	// structure share the slice: treat it as read-only.
+	Blockers []Blocker `json:"blockers"`
 }
 
 // Blocker kinds.

@@ -151,3 +151,25 @@ func TestInferredEpisodes(t *testing.T) {
 		t.Errorf("declared replay of an unannotated session: %+v", last.Unreachable)
 	}
 }
+
+func TestGraphPrefixAndActive(t *testing.T) {
+	g := NewGraph()
+	for i, e := range []Episode{
+		{Name: "e1", Kind: KindExpl, Start: 1, End: 4, ClosedAt: 4},
+		{Name: "a1", Kind: KindAct, Start: 5, End: 9, ClosedAt: -1, Deps: []int{0}},
+	} {
+		e.ID = i
+		if err := g.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.Present(1) != 0 || g.Present(2) != 1 || g.Present(10) != 2 {
+		t.Errorf("present %d %d %d", g.Present(1), g.Present(2), g.Present(10))
+	}
+	if a := g.Active(3); len(a) != 1 || a[0] != 0 {
+		t.Errorf("active at 3: %v", a)
+	}
+	if a := g.Active(8); len(a) != 1 || a[0] != 1 {
+		t.Errorf("active at 8: %v", a)
+	}
+}

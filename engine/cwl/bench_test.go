@@ -80,19 +80,29 @@ func benchRequests(b *testing.B, path string) []*session.Request {
 	return session.BuildRequests(s.Main())
 }
 
+// loop runs f under b.Loop and reports CPU milliseconds per operation.
+func loop(b *testing.B, f func(i int)) {
+	start, i := cpuTime(), 0
+	for b.Loop() {
+		f(i)
+		i++
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
 // benchReplay reports a first replay (tokenizing, preparing, replaying)
 // and re-replays at alternating budgets with tokens cached.
 func benchReplay(b *testing.B, reqs []*session.Request, policies []string) {
 	b.Run("prepare", func(b *testing.B) { // tokenization and plans: the baseline
-		for b.Loop() {
+		loop(b, func(int) {
 			if _, err := Prepare(reqs, tokens.NewLedger(tokens.Estimator{}), PrepareOptions{Episodes: Inferred}); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	for _, pol := range []string{PolicyPaper, PolicyPiCWL} {
 		b.Run("first/"+pol, func(b *testing.B) {
-			for b.Loop() {
+			loop(b, func(int) {
 				r, err := Prepare(reqs, tokens.NewLedger(tokens.Estimator{}), PrepareOptions{Episodes: Inferred})
 				if err != nil {
 					b.Fatal(err)
@@ -100,7 +110,7 @@ func benchReplay(b *testing.B, reqs []*session.Request, policies []string) {
 				if _, err := r.Run(RunOptions{Policy: pol, Budget: 20000}); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 	r, err := Prepare(reqs, tokens.NewLedger(tokens.Estimator{}), PrepareOptions{Episodes: Inferred})
@@ -109,13 +119,11 @@ func benchReplay(b *testing.B, reqs []*session.Request, policies []string) {
 	}
 	for _, pol := range policies {
 		b.Run("rereplay/"+pol, func(b *testing.B) {
-			i := 0
-			for b.Loop() {
-				i++
+			loop(b, func(i int) {
 				if _, err := r.Run(RunOptions{Policy: pol, Budget: 15000 + 5000*(i%4)}); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }
@@ -146,13 +154,11 @@ func BenchmarkReplayScaling(b *testing.B) {
 		}
 		for _, pol := range []string{PolicyPaper, PolicyPiCWL} {
 			b.Run(fmt.Sprintf("%s/%dk", pol, size/1000), func(b *testing.B) {
-				i := 0
-				for b.Loop() {
-					i++
+				loop(b, func(i int) {
 					if _, err := r.Run(RunOptions{Policy: pol, Budget: 15000 + 5000*(i%4)}); err != nil {
 						b.Fatal(err)
 					}
-				}
+				})
 			})
 		}
 	}

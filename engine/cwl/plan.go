@@ -171,7 +171,7 @@ func kindOf(m *session.Message) uint8 {
 	switch {
 	case m.Role == session.RoleAssistant:
 		return msgAssistant
-	case m.Role == session.RoleTool:
+	case m.Role == session.RoleTool || onlyResults(m):
 		return msgTool
 	case m.Role == session.RoleSystem:
 		return msgSystem
@@ -179,6 +179,18 @@ func kindOf(m *session.Message) uint8 {
 		return msgUser
 	}
 	return msgOther
+}
+
+// onlyResults reports whether m carries nothing but tool results, as the
+// user-role messages of some formats (Claude Code) do: they are tool
+// output, not a user turn.
+func onlyResults(m *session.Message) bool {
+	for i := range m.Blocks {
+		if m.Blocks[i].Type != session.BlockToolResult {
+			return false
+		}
+	}
+	return len(m.Blocks) > 0
 }
 
 func piSet(name string) uint8 {

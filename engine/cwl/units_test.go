@@ -173,3 +173,11 @@ func TestGraphPrefixAndActive(t *testing.T) {
 		t.Errorf("active at 8: %v", a)
 	}
 }
+
+func TestUserRoleToolResultsAreToolOutput(t *testing.T) {
+	res := &session.Message{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockToolResult, ToolCallID: "x"}}}
+	turn := &session.Message{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: "hi"}}}
+	if kindOf(res) != msgTool || kindOf(turn) != msgUser {
+		t.Errorf("kinds %d %d", kindOf(res), kindOf(turn))
+	}
+}

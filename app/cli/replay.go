@@ -126,7 +126,7 @@ func runReplay(env *Env, args []string) error {
 			Diagnostics []session.Diagnostic `json:"diagnostics"`
 		}{pos[0], s.ID, sum, r.ContextEpisodes(), t, nonNilDiags(r.Diagnostics())})
 	}
-	printReplay(env.Stdout, pos[0], sum, t, r.Diagnostics())
+	printReplay(env.Stdout, pos[0], sum, t, r.ContextEpisodes(), r.Diagnostics())
 	return nil
 }
 
@@ -149,7 +149,17 @@ func parseBudget(s string) (int, error) {
 	return cwl.Threshold(0, l), nil
 }
 
-func printReplay(w io.Writer, file string, s cwl.ReplaySummary, t *cwl.Timeline, diags []session.Diagnostic) {
+// lastUnreachable returns the last request left over budget, or -1.
+func lastUnreachable(t *cwl.Timeline) int {
+	for k := len(t.Requests) - 1; k >= 0; k-- {
+		if t.Requests[k].Unreachable != nil {
+			return k
+		}
+	}
+	return -1
+}
+
+func printReplay(w io.Writer, file string, s cwl.ReplaySummary, t *cwl.Timeline, eps []*cwl.Episodes, diags []session.Diagnostic) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "file\t%s\n", file)
 	fmt.Fprintf(tw, "policy\t%s, budget %d tokens (%s), %s episodes\n", s.Policy, s.Budget, s.Counter, s.Episodes)
@@ -166,6 +176,9 @@ func printReplay(w io.Writer, file string, s cwl.ReplaySummary, t *cwl.Timeline,
 	fmt.Fprintf(tw, "look-back\t%d re-read(s) of evicted reads\n", s.LookBack)
 	fmt.Fprintf(tw, "diagnostics\t%d\n", len(diags))
 	tw.Flush()
+	if k := lastUnreachable(t); k >= 0 {
+		fmt.Fprintf(w, "last request over budget: %d: %s\n", k, t.Requests[k].Unreachable.Describe(eps[t.Requests[k].Context].List))
+	}
 	for _, d := range diags {
 		fmt.Fprintf(w, "  %s\n", d)
 	}

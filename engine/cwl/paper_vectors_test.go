@@ -102,3 +102,12 @@ func TestUnreachableNamesBlocker(t *testing.T) {
 		}
 	}
 }
+
+func TestUnreachableDescribe(t *testing.T) {
+	eps := []Episode{{Name: "e1"}, {Name: "a1"}}
+	u := &Unreachable{Over: 5, Protected: 3, Blockers: []Blocker{{Kind: BlockProtected, Episode: -1}, {Kind: BlockActive, Episode: 1}, {Kind: BlockDependency, Episode: 0, By: []int{1}}}}
+	want := "5 tokens over budget; 3 tokens the policy never evicts (user turns, system prompts, prologue); a1 is still open; e1 is held by a1"
+	if got := u.Describe(eps); got != want {
+		t.Errorf("Describe = %q", got)
+	}
+}

@@ -1,6 +1,11 @@
 package cwl
 
-import "ctxscope/engine/tokens"
+import (
+	"fmt"
+	"strings"
+
+	"ctxscope/engine/tokens"
+)
 
 // Timeline is what a replay records: one point per LLM request, in the
 // shape the debugger draws (input tokens stacked by category, the budget
@@ -105,4 +110,33 @@ func roundCats(c [numCats]float64) [numCats]int32 {
 func newTimeline(r *Replayer, o RunOptions) *Timeline {
 	return &Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.Counter,
 		Categories: tokens.CategoryNames(), Requests: make([]Point, len(r.reqs))}
+}
+
+// Describe says in words why a request stays over budget, naming episodes
+// from eps (the episodes of the request's context).
+func (u *Unreachable) Describe(eps []Episode) string {
+	name := func(i int) string {
+		if i >= 0 && i < len(eps) {
+			return eps[i].Name
+		}
+		return fmt.Sprint(i)
+	}
+	parts := []string{fmt.Sprintf("%d tokens over budget", u.Over)}
+	for _, b := range u.Blockers {
+		switch b.Kind {
+		case BlockProtected:
+			parts = append(parts, fmt.Sprintf("%d tokens the policy never evicts (user turns, system prompts, prologue)", u.Protected))
+		case BlockNoEpisodes:
+			parts = append(parts, "the session declares no episodes (try inferred episodes)")
+		case BlockActive:
+			parts = append(parts, name(b.Episode)+" is still open")
+		default:
+			var by []string
+			for _, d := range b.By {
+				by = append(by, name(d))
+			}
+			parts = append(parts, fmt.Sprintf("%s is held by %s", name(b.Episode), strings.Join(by, ", ")))
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -3,6 +3,7 @@ package cwl
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"ctxscope/engine/ingest"
@@ -48,7 +49,7 @@ func TestResurrection(t *testing.T) {
 		var names []string
 		for _, p := range tl.Requests {
 			for _, e := range p.Restored {
-				names = append(names, eps[e].Name)
+				names = append(names, eps[e.Episode].Name)
 			}
 		}
 		return names
@@ -58,6 +59,14 @@ func TestResurrection(t *testing.T) {
 	}
 	if got := restored(PolicyPaper); len(got) != 0 {
 		t.Errorf("paper restored %v, want none", got)
+	}
+	tl, _ := r.Run(RunOptions{Policy: PolicyPaper, Budget: 700})
+	var notes []string
+	for _, p := range tl.Requests {
+		notes = append(notes, p.Notes...)
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "a2 depends on e1, already evicted") {
+		t.Errorf("paper notes %q, want one about a2's late dependency on e1", notes)
 	}
 }
 

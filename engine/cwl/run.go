@@ -111,6 +111,7 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 	run, n := c.paper, pt.Messages
 	w := run.w
 	w.logging = o.Detail
+	prevN := w.n
 	modMin := math.MaxInt
 	run.request(n, o.Budget, func(ep, lv, freed int) {
 		ev := Eviction{Episode: ep, Level: lv, Freed: freed}
@@ -125,11 +126,35 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 	if w.total > o.Budget {
 		pt.Unreachable = run.unreachable(n, o.Budget)
 	}
+	if prevN < n {
+		pt.Notes = c.lateDependencies(c.unitsBefore(prevN), c.unitsBefore(n))
+	}
 	m := min(int(r.shared[k]), modMin)
 	// Units are disjoint and none starting before m changed, so what they
 	// freed is what the view lacks before m.
 	pt.Cached = c.plan.Tokens(m) - run.freed.sum(c.unitsBefore(m))
 	pt.LookBack = r.lookBack(k, w)
+}
+
+// lateDependencies notes the act episodes among units [from, to) that
+// declare a dependency on an episode the paper policy already evicted: the
+// protocol allows it, and monotone eviction keeps the content out.
+func (c *replayCtx) lateDependencies(from, to int) []string {
+	var notes []string
+	run := c.paper
+	for u := from; u < to; u++ {
+		e := &run.eps[u]
+		if e.Kind != KindAct {
+			continue
+		}
+		for _, d := range e.Deps {
+			if lv := run.level[d]; lv > 0 {
+				notes = append(notes, fmt.Sprintf("%s depends on %s, already evicted to level %d (%s); eviction is monotone, so it stays out",
+					e.Name, run.eps[d].Name, lv, LevelNames[lv]))
+			}
+		}
+	}
+	return notes
 }
 
 // unitsBefore counts the episodes that start before message m.

@@ -26,7 +26,7 @@ func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
 		modMin = min(modMin, pp.segs[s].Start)
 		c.prevLevel[s] = lv
 		if lv < prev {
-			pt.Restored = append(pt.Restored, c.segToEp[s])
+			pt.Restored = append(pt.Restored, LevelChange{Episode: c.segToEp[s], Level: levelOfStep[lv]})
 			continue
 		}
 		ev := Eviction{Episode: c.segToEp[s], Level: levelOfStep[lv], Step: stepOfLevel[lv], Freed: pp.freed[s]}
@@ -39,7 +39,7 @@ func (r *Replayer) stepPi(k int, c *replayCtx, pt *Point, o RunOptions) {
 		pt.Unreachable = c.piUnreachable(n, o.Budget)
 	}
 	sort.Slice(pt.Evictions, func(i, j int) bool { return pt.Evictions[i].Episode < pt.Evictions[j].Episode })
-	sort.Ints(pt.Restored)
+	sort.Slice(pt.Restored, func(i, j int) bool { return pt.Restored[i].Episode < pt.Restored[j].Episode })
 	// Segments are disjoint and none starting before m changed, so what
 	// they freed is what the view lacks before m.
 	m := min(int(r.shared[k]), modMin)

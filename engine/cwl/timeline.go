@@ -36,9 +36,14 @@ type Point struct {
 	// Cats splits After by category (tokens.CategoryNames order), rounded.
 	Cats      [numCats]int32 `json:"cats"`
 	Evictions []Eviction     `json:"evictions,omitempty"`
-	// Restored lists episodes that came back into context (pi-cwl's
-	// stateless recomputation can undo an eviction).
-	Restored    []int        `json:"restored,omitempty"`
+	// Restored lists episodes that came (partly) back into context, with
+	// the level they are at now: pi-cwl's stateless recomputation can undo
+	// an eviction. With Evictions, these are every level change, so the
+	// levels in context at request k are the fold of both over the
+	// requests of its context up to k.
+	Restored []LevelChange `json:"restored,omitempty"`
+	// Notes are diagnostics about this request that are not evictions.
+	Notes       []string     `json:"notes,omitempty"`
 	Unreachable *Unreachable `json:"unreachable,omitempty"`
 	// LookBack counts tool calls of the response that re-read a path whose
 	// earlier read is evicted from this input.
@@ -58,6 +63,12 @@ type Eviction struct {
 	// as (message, block) indices into the context; only with detail.
 	Messages []int    `json:"messages,omitempty"`
 	Blocks   [][2]int `json:"blocks,omitempty"`
+}
+
+// LevelChange is an episode's new eviction level (0: whole again).
+type LevelChange struct {
+	Episode int `json:"episode"`
+	Level   int `json:"level"`
 }
 
 // Unreachable explains a request that stays over budget: nothing eligible

@@ -2,6 +2,7 @@ package cwl
 
 import (
 	"fmt"
+	"slices"
 
 	"ctxscope/engine/session"
 )
@@ -84,13 +85,19 @@ func DeclaredEpisodes(p *Plan) *Episodes {
 			eps.Problems = append(eps.Problems, fmt.Sprintf("episode %q has unknown type %q; treated as act", seg.Name, seg.Kind))
 			e.Kind = KindAct
 		}
+		if e.Kind != KindAct && len(seg.Dependencies) > 0 {
+			eps.Problems = append(eps.Problems, fmt.Sprintf("episode %q is not an act episode; its dependencies are ignored", seg.Name))
+			seg.Dependencies = nil
+		}
 		for _, d := range seg.Dependencies {
 			id, ok := byName[d]
 			if !ok || eps.List[id].Kind != KindExpl {
 				eps.Problems = append(eps.Problems, fmt.Sprintf("episode %q: dependency %q names no earlier exploration episode", seg.Name, d))
 				continue
 			}
-			e.Deps = append(e.Deps, id)
+			if !slices.Contains(e.Deps, id) {
+				e.Deps = append(e.Deps, id)
+			}
 		}
 		if eps.Prologue > e.Start {
 			eps.Prologue = e.Start

@@ -2,6 +2,7 @@ package cwl
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"ctxscope/engine/ingest"
@@ -179,5 +180,38 @@ func TestUserRoleToolResultsAreToolOutput(t *testing.T) {
 	turn := &session.Message{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: "hi"}}}
 	if kindOf(res) != msgTool || kindOf(turn) != msgUser {
 		t.Errorf("kinds %d %d", kindOf(res), kindOf(turn))
+	}
+}
+
+// TestDeclaredEpisodesFromForgedEvents feeds chunk events the delimiter
+// tool never writes (an expl chunk with dependencies, a dependency on an
+// act, an unknown type): preparing must report them, not fail.
+func TestDeclaredEpisodesFromForgedEvents(t *testing.T) {
+	g := &historyGen{rng: rand.New(rand.NewPCG(4, 4))}
+	g.user()
+	event := func(id, action, chunk string) {
+		g.assistant(session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: "delimiter", Arguments: []byte(`{}`)})
+		g.result(id, "delimiter", "x", []byte(`{"chunkEvent":{"action":"`+action+`","chunk":`+chunk+`}}`))
+	}
+	event("c1", "start", `{"name":"a0","type":"act","dependencies":[]}`)
+	event("c2", "end", `{"name":"a0","type":"act"}`)
+	event("c3", "start", `{"name":"e1","type":"expl","dependencies":["a0"]}`)
+	event("c4", "end", `{"name":"e1","type":"expl"}`)
+	event("c5", "start", `{"name":"a1","type":"act","dependencies":["a0","e1","e1","zz"]}`)
+	event("c6", "end", `{"name":"a1","type":"act"}`)
+	event("c7", "start", `{"name":"e2","type":"expl","dependencies":["e1"]}`)
+	event("c8", "end", `{"name":"e2","type":"expl"}`)
+	event("c9", "start", `{"name":"q","type":"weird"}`)
+	r, err := Prepare(session.BuildRequests(threadOf(g.msgs)), estimateLedger(), PrepareOptions{File: "forged.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Diagnostics()) < 3 {
+		t.Errorf("diagnostics %v", r.Diagnostics())
+	}
+	for _, pol := range Policies {
+		if _, err := r.Run(RunOptions{Policy: pol, Budget: 1}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

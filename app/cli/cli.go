@@ -37,9 +37,12 @@ type command struct {
 
 // commands lists every subcommand, alphabetically.
 var commands = []command{
+	cwlCommand,
 	graphCommand,
 	inspectCommand,
+	replayCommand,
 	serveCommand,
+	sweepCommand,
 	versionCommand,
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,24 +9,24 @@ import (
 	"ctxscope/app/graphs"
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/ingest"
-	"ctxscope/engine/report"
+	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
 	"ctxscope/graphviz"
 )
 
 var graphCommand = command{
 	name:    "graph",
-	args:    "FILE [--format dot|svg] [--episodes declared|inferred] [--ranking time|simplex|longest] [--pinned] [-o OUT]",
+	args:    "FILE [--format dot|svg] [--episodes declared|inferred] [--budget N [--policy P]] [--ranking time|simplex|longest] [--pinned] [-o OUT]",
 	summary: "draw a session's episode DAG as Graphviz DOT or standalone SVG",
 	run:     runGraph,
 }
 
-// errInferredEpisodes is returned for --episodes inferred until episode
-// inference lands in the CWL engine.
-var errInferredEpisodes = errors.New("inferred episodes are not available yet: use --episodes declared")
-
 // graphFlags are the parsed flags of `ctxscope graph`.
 type graphFlags struct {
 	file, format, out string
+	episodes          cwl.EpisodeMode
+	policy            string
+	budget            int
 	ranking           graphviz.Ranking
 	pinned            bool
 }
@@ -37,12 +36,12 @@ func runGraph(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	g, err := declaredEpisodes(f.file)
+	g, err := episodeGraph(f)
 	if err != nil {
 		return err
 	}
 	if len(g.Nodes) == 0 {
-		fmt.Fprintf(env.Stderr, "ctxscope graph: %s declares no episodes\n", f.file)
+		fmt.Fprintf(env.Stderr, "ctxscope graph: %s has no %s episodes\n", f.file, f.episodes)
 	}
 	opt := graphviz.LayeredOptions{Ranking: f.ranking, Splines: true}
 	l, err := graphviz.Layered(g, opt)
@@ -65,6 +64,8 @@ func parseGraphFlags(env *Env, args []string) (graphFlags, error) {
 	fs := newFlags("graph", env.Stderr)
 	format := fs.String("format", "dot", "output format: dot or svg")
 	episodes := fs.String("episodes", "declared", "which episodes: declared (delimiter tool) or inferred")
+	budget := fs.Int("budget", 0, "replay at this token budget and show each episode's eviction state at the last request")
+	policy := fs.String("policy", cwl.PolicyPaper, "eviction policy for --budget: paper or pi-cwl")
 	ranking := fs.String("ranking", "time", "layer assignment: time (start order), simplex or longest")
 	pinned := fs.Bool("pinned", false, "with --format dot, write our layout's positions (draw with neato -n2)")
 	out := fs.String("o", "", "write to this file instead of standard output")
@@ -82,29 +83,48 @@ func parseGraphFlags(env *Env, args []string) (graphFlags, error) {
 	if err != nil {
 		return graphFlags{}, usageError("%v", err)
 	}
-	switch *episodes {
-	case "declared":
-	case "inferred":
-		return graphFlags{}, errInferredEpisodes
-	default:
+	mode := cwl.EpisodeMode(*episodes)
+	if mode != cwl.Declared && mode != cwl.Inferred {
 		return graphFlags{}, usageError("unknown episodes %q (want declared or inferred)", *episodes)
 	}
-	return graphFlags{file: pos[0], format: *format, out: *out, ranking: rk, pinned: *pinned}, nil
+	if *policy != cwl.PolicyPaper && *policy != cwl.PolicyPiCWL {
+		return graphFlags{}, usageError("unknown policy %q (want paper or pi-cwl)", *policy)
+	}
+	if *budget < 0 {
+		return graphFlags{}, usageError("--budget must be positive")
+	}
+	return graphFlags{file: pos[0], format: *format, out: *out, episodes: mode, policy: *policy, budget: *budget, ranking: rk, pinned: *pinned}, nil
 }
 
-// declaredEpisodes reads a session and returns the episode DAG the agent
-// declared with the delimiter tool on its main thread's active path.
-func declaredEpisodes(path string) (*graphviz.Graph, error) {
-	s, err := ingest.ReadFile(path)
+// episodeGraph reads a session and returns the episode DAG of its main
+// thread as it stands at the last LLM request: the episodes of that
+// request's context and, with a budget, their eviction state after the
+// replay.
+func episodeGraph(f graphFlags) (*graphviz.Graph, error) {
+	s, err := ingest.ReadFile(f.file)
 	if err != nil {
 		return nil, err
 	}
-	g := &graphviz.Graph{Name: "episodes"}
+	g := &graphviz.Graph{}
 	if main := s.Main(); main != nil {
-		msgs := report.ActivePath(main)
-		g = graphs.Episodes(cwl.SegmentMessages(msgs), msgs)
+		if reqs := session.BuildRequests(main); len(reqs) > 0 {
+			r, err := cwl.Prepare(reqs, tokens.NewLedger(tokens.Estimator{}), cwl.PrepareOptions{Episodes: f.episodes, File: f.file})
+			if err != nil {
+				return nil, err
+			}
+			k := len(reqs) - 1
+			var levels []int
+			if f.budget > 0 {
+				v, err := r.ContextAt(cwl.RunOptions{Policy: f.policy, Budget: f.budget}, k)
+				if err != nil {
+					return nil, err
+				}
+				levels = v.Levels
+			}
+			g = graphs.Episodes(r.EpisodesOf(k), reqs[k].Len, levels, reqs[k].Input())
+		}
 	}
-	g.Name = "episodes of " + filepath.Base(path)
+	g.Name = "episodes of " + filepath.Base(f.file)
 	return g, nil
 }
 

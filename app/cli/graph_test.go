@@ -26,7 +26,7 @@ func TestGraphErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{"inferred not yet", []string{"graph", file, "--episodes", "inferred"}, 1, "inferred episodes are not available yet"},
+		{"bad policy", []string{"graph", file, "--budget", "100", "--policy", "lru"}, 2, `unknown policy "lru"`},
 		{"bad format", []string{"graph", file, "--format", "png"}, 2, `unknown format "png"`},
 		{"bad episodes", []string{"graph", file, "--episodes", "guessed"}, 2, `unknown episodes "guessed"`},
 		{"bad ranking", []string{"graph", file, "--ranking", "alpha"}, 2, `unknown ranking "alpha"`},
@@ -46,7 +46,7 @@ func TestGraphErrors(t *testing.T) {
 func TestGraphWithoutEpisodesIsEmpty(t *testing.T) {
 	file := shared + "sessions/pi/agent-sessions__pi-v3-small.jsonl"
 	code, out, errs := run(t, "graph", file, "--format", "svg")
-	if code != 0 || !strings.Contains(errs, "declares no episodes") || !strings.Contains(out, "</svg>") {
+	if code != 0 || !strings.Contains(errs, "has no declared episodes") || !strings.Contains(out, "</svg>") {
 		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
 	}
 }

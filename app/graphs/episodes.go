@@ -9,87 +9,101 @@ import (
 	"ctxscope/graphviz"
 )
 
-// Episode node states, as attributes of [Episodes] nodes.
+// Episode node states, the "state" attribute of [Episodes] nodes.
 const (
-	StateOpen    = "open"    // started and not yet ended
-	StateClosed  = "closed"  // ended
-	StateMissing = "missing" // named as a dependency but never started
+	StateOpen     = "open"     // started and not yet ended at the request shown
+	StateClosed   = "closed"   // ended, and whole in context
+	StateStripped = "stripped" // partly evicted: the "level" attribute says how far (1-3)
+	StateEvicted  = "evicted"  // fully evicted (level 4)
+	StateMissing  = "missing"  // named as a dependency but never started
 )
 
-// Episodes returns the episode DAG of segments found in msgs: one node per
-// segment in start order, and an edge from each dependency to the episode
-// that declared it (exploration to action). A node's ID is the episode's
-// name, suffixed "#2", "#3"... when a name is reused; a dependency names
-// the latest episode of that name started before the dependent one (or
-// the first one after it). A dependency on a name never started gets a
-// node of state "missing". Node attributes: kind, state, start and end
-// (message indices), description, and time and end_time (RFC 3339) when
-// the messages carry times. Seq is the start index, so that the
+// Episodes returns the episode DAG of one replay context as it stands at a
+// request whose input holds the context's first n messages: a node per
+// declared or inferred episode in start order (unannotated runs are left
+// out), and an edge from each expl episode to every act that depends on
+// it. levels, when not nil, is each episode's eviction level at that
+// request (cwl.ContextView.Levels), which sets the node's state.
+//
+// A node's ID is the episode's name, suffixed "#2", "#3"... when a name is
+// reused. A dependency on a name that no episode has gets a node of state
+// "missing". Node attributes: kind, state, level (when stripped or
+// evicted), inferred ("true"), episode (its id in the context), start and
+// end (message indices), description, and time and end_time (RFC 3339)
+// when the messages carry times. Seq is the start index, so the
 // time-ordered ranking follows start order.
-func Episodes(segs []cwl.Segment, msgs []*session.Message) *graphviz.Graph {
+func Episodes(eps *cwl.Episodes, n int, levels []int, msgs []*session.Message) *graphviz.Graph {
 	g := &graphviz.Graph{Name: "episodes"}
-	byName := map[string][]int{} // name -> node indices in start order
-	for _, s := range segs {
-		id := s.Name
-		if n := len(byName[s.Name]); n > 0 {
-			id += "#" + strconv.Itoa(n+1)
+	nodeOf := map[int]string{} // episode id -> node id
+	uses := map[string]int{}
+	for i := range eps.List {
+		e := &eps.List[i]
+		if e.Kind == cwl.KindUnannotated || e.Start >= n {
+			continue
 		}
-		byName[s.Name] = append(byName[s.Name], len(g.Nodes))
-		g.Nodes = append(g.Nodes, graphviz.Node{ID: id, Label: id, Seq: int64(s.Start), Attrs: segmentAttrs(s, msgs)})
+		id := e.Name
+		if uses[e.Name]++; uses[e.Name] > 1 {
+			id += "#" + strconv.Itoa(uses[e.Name])
+		}
+		nodeOf[e.ID] = id
+		level := 0
+		if i < len(levels) {
+			level = levels[i]
+		}
+		g.Nodes = append(g.Nodes, graphviz.Node{ID: id, Label: id, Seq: int64(e.Start), Attrs: episodeAttrs(e, n, level, msgs)})
 	}
 	missing := map[string]bool{}
-	for i, s := range segs {
-		for _, dep := range s.Dependencies {
-			from, ok := resolve(g, byName[dep], s.Start)
-			if !ok {
-				from = dep
-				if !missing[dep] && !hasID(g, dep) {
-					missing[dep] = true
-					g.Nodes = append(g.Nodes, graphviz.Node{ID: dep, Seq: -1, Attrs: graphviz.Attrs{"state": StateMissing}})
-				}
+	for i := range eps.List {
+		e := &eps.List[i]
+		to, ok := nodeOf[e.ID]
+		if !ok {
+			continue
+		}
+		resolved := map[string]bool{}
+		for _, d := range e.Deps {
+			if from, ok := nodeOf[d]; ok {
+				g.Edges = append(g.Edges, graphviz.Edge{From: from, To: to, Attrs: graphviz.Attrs{"kind": "dependency"}})
+				resolved[eps.List[d].Name] = true
 			}
-			g.Edges = append(g.Edges, graphviz.Edge{From: from, To: g.Nodes[i].ID, Attrs: graphviz.Attrs{"kind": "dependency"}})
+		}
+		for _, name := range e.Dependencies {
+			if resolved[name] || name == "" {
+				continue
+			}
+			if !missing[name] && uses[name] == 0 {
+				missing[name] = true
+				g.Nodes = append(g.Nodes, graphviz.Node{ID: name, Label: name, Seq: -1, Attrs: graphviz.Attrs{"state": StateMissing}})
+			}
+			if uses[name] == 0 {
+				g.Edges = append(g.Edges, graphviz.Edge{From: name, To: to, Attrs: graphviz.Attrs{"kind": "dependency"}})
+			}
 		}
 	}
 	return g
 }
 
-// resolve picks, among the nodes of one name, the latest started before
-// start, or else the first.
-func resolve(g *graphviz.Graph, nodes []int, start int) (string, bool) {
-	if len(nodes) == 0 {
-		return "", false
-	}
-	best := nodes[0]
-	for _, k := range nodes {
-		if g.Nodes[k].Seq < int64(start) {
-			best = k
-		}
-	}
-	return g.Nodes[best].ID, true
-}
-
-func hasID(g *graphviz.Graph, id string) bool {
-	for _, n := range g.Nodes {
-		if n.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func segmentAttrs(s cwl.Segment, msgs []*session.Message) graphviz.Attrs {
-	a := graphviz.Attrs{"kind": s.Kind, "state": StateOpen, "start": strconv.Itoa(s.Start), "end": strconv.Itoa(s.End)}
-	if s.Completed {
+func episodeAttrs(e *cwl.Episode, n, level int, msgs []*session.Message) graphviz.Attrs {
+	a := graphviz.Attrs{"kind": e.Kind, "episode": strconv.Itoa(e.ID), "start": strconv.Itoa(e.Start), "end": strconv.Itoa(min(e.End, n-1))}
+	switch {
+	case level >= 4:
+		a["state"], a["level"] = StateEvicted, strconv.Itoa(level)
+	case level > 0:
+		a["state"], a["level"] = StateStripped, strconv.Itoa(level)
+	case e.Open(n):
+		a["state"] = StateOpen
+	default:
 		a["state"] = StateClosed
 	}
-	if s.Description != "" {
-		a["description"] = s.Description
+	if e.Inferred {
+		a["inferred"] = "true"
 	}
-	if t := timeAt(msgs, s.Start); !t.IsZero() {
+	if e.Description != "" {
+		a["description"] = e.Description
+	}
+	if t := timeAt(msgs, e.Start); !t.IsZero() {
 		a["time"] = t.UTC().Format(time.RFC3339)
 	}
-	if t := timeAt(msgs, s.End); s.Completed && !t.IsZero() {
+	if t := timeAt(msgs, e.End); !e.Open(n) && !t.IsZero() {
 		a["end_time"] = t.UTC().Format(time.RFC3339)
 	}
 	return a

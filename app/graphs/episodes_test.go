@@ -10,77 +10,66 @@ import (
 	"ctxscope/graphviz"
 )
 
+func ids(g *graphviz.Graph) ([]string, [][2]string) {
+	var nodes []string
+	var edges [][2]string
+	for _, n := range g.Nodes {
+		nodes = append(nodes, n.ID)
+	}
+	for _, e := range g.Edges {
+		edges = append(edges, [2]string{e.From, e.To})
+	}
+	return nodes, edges
+}
+
 func TestEpisodes(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	msgs := make([]*session.Message, 10)
+	msgs := make([]*session.Message, 12)
 	for i := range msgs {
 		msgs[i] = &session.Message{Time: t0.Add(time.Duration(i) * time.Minute)}
 	}
+	eps := &cwl.Episodes{Mode: cwl.Declared, List: []cwl.Episode{
+		{ID: 0, Name: "e1", Kind: "expl", Description: "found it", Start: 1, End: 3, ClosedAt: 3},
+		{ID: 1, Name: "gap", Kind: cwl.KindUnannotated, Start: 4, End: 4, ClosedAt: 4},
+		{ID: 2, Name: "a1", Kind: "act", Dependencies: []string{"e1", "ghost"}, Deps: []int{0}, Start: 5, End: 7, ClosedAt: 7},
+		{ID: 3, Name: "e1", Kind: "expl", Start: 8, End: 11, ClosedAt: -1},
+	}}
 	tests := []struct {
-		name  string
-		segs  []cwl.Segment
-		nodes []string
-		edges [][2]string
-		check func(t *testing.T, g *graphviz.Graph)
+		name   string
+		n      int
+		levels []int
+		nodes  []string
+		edges  [][2]string
+		states map[string]string
 	}{
-		{
-			name:  "dependency runs from exploration to action",
-			segs:  []cwl.Segment{{Name: "e1", Kind: "expl", Completed: true, Start: 1, End: 3}, {Name: "a1", Kind: "act", Dependencies: []string{"e1"}, Start: 4, End: 9}},
-			nodes: []string{"e1", "a1"},
-			edges: [][2]string{{"e1", "a1"}},
-			check: func(t *testing.T, g *graphviz.Graph) {
-				want := graphviz.Attrs{"kind": "expl", "state": "closed", "start": "1", "end": "3", "time": "2026-01-02T03:05:05Z", "end_time": "2026-01-02T03:07:05Z"}
-				if !reflect.DeepEqual(g.Nodes[0].Attrs, want) {
-					t.Errorf("e1 attrs %v, want %v", g.Nodes[0].Attrs, want)
-				}
-				if g.Nodes[1].Attrs["state"] != StateOpen || g.Nodes[1].Attrs["end_time"] != "" {
-					t.Errorf("open a1 attrs %v", g.Nodes[1].Attrs)
-				}
-				if g.Nodes[1].Seq != 4 {
-					t.Errorf("a1 seq %d, want its start 4", g.Nodes[1].Seq)
-				}
-			},
-		},
-		{
-			name: "reused names get suffixes and dependencies the latest earlier one",
-			segs: []cwl.Segment{{Name: "e", Kind: "expl", Start: 0}, {Name: "e", Kind: "expl", Start: 2},
-				{Name: "a", Kind: "act", Dependencies: []string{"e"}, Start: 4}, {Name: "e", Kind: "expl", Start: 6}},
-			nodes: []string{"e", "e#2", "a", "e#3"},
-			edges: [][2]string{{"e#2", "a"}},
-		},
-		{
-			name:  "unknown dependency becomes a missing node",
-			segs:  []cwl.Segment{{Name: "a", Kind: "act", Dependencies: []string{"ghost", "ghost"}, Start: 1}},
-			nodes: []string{"a", "ghost"},
-			edges: [][2]string{{"ghost", "a"}, {"ghost", "a"}},
-			check: func(t *testing.T, g *graphviz.Graph) {
-				if g.Nodes[1].Attrs["state"] != StateMissing {
-					t.Errorf("ghost attrs %v", g.Nodes[1].Attrs)
-				}
-			},
-		},
-		{name: "no segments", nodes: nil, edges: nil},
+		{"all whole", 12, nil, []string{"e1", "a1", "e1#2", "ghost"}, [][2]string{{"e1", "a1"}, {"ghost", "a1"}},
+			map[string]string{"e1": "closed", "a1": "closed", "e1#2": "open", "ghost": "missing"}},
+		{"levels set states", 12, []int{2, 0, 4, 0}, []string{"e1", "a1", "e1#2", "ghost"}, [][2]string{{"e1", "a1"}, {"ghost", "a1"}},
+			map[string]string{"e1": "stripped", "a1": "evicted", "e1#2": "open"}},
+		{"episodes not started yet are left out", 6, nil, []string{"e1", "a1", "ghost"}, [][2]string{{"e1", "a1"}, {"ghost", "a1"}},
+			map[string]string{"a1": "open"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := Episodes(tc.segs, msgs)
-			var nodes []string
-			for _, n := range g.Nodes {
-				nodes = append(nodes, n.ID)
-			}
-			var edges [][2]string
-			for _, e := range g.Edges {
-				edges = append(edges, [2]string{e.From, e.To})
-			}
+			g := Episodes(eps, tc.n, tc.levels, msgs)
+			nodes, edges := ids(g)
 			if !reflect.DeepEqual(nodes, tc.nodes) || !reflect.DeepEqual(edges, tc.edges) {
-				t.Fatalf("nodes %v edges %v, want %v %v", nodes, edges, tc.nodes, tc.edges)
+				t.Fatalf("nodes %v edges %v", nodes, edges)
 			}
-			if _, err := graphviz.Layered(g, graphviz.LayeredOptions{Ranking: graphviz.TimeOrdered}); err != nil {
-				t.Fatalf("the graph does not lay out: %v", err)
-			}
-			if tc.check != nil {
-				tc.check(t, g)
+			for _, nd := range g.Nodes {
+				if want, ok := tc.states[nd.ID]; ok && nd.Attrs["state"] != want {
+					t.Errorf("%s: state %q, want %q", nd.ID, nd.Attrs["state"], want)
+				}
 			}
 		})
+	}
+	g := Episodes(eps, 12, []int{2, 0, 0, 0}, msgs)
+	want := graphviz.Attrs{"kind": "expl", "episode": "0", "state": "stripped", "level": "2", "start": "1", "end": "3",
+		"description": "found it", "time": "2026-01-02T03:05:05Z", "end_time": "2026-01-02T03:07:05Z"}
+	if !reflect.DeepEqual(g.Nodes[0].Attrs, want) {
+		t.Errorf("e1 attrs\n got %v\nwant %v", g.Nodes[0].Attrs, want)
+	}
+	if g.Nodes[0].Seq != 1 || g.Nodes[3].Seq != -1 {
+		t.Errorf("seq %d %d", g.Nodes[0].Seq, g.Nodes[3].Seq)
 	}
 }

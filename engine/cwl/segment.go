@@ -1,56 +1,27 @@
 package cwl
 
 import (
-	"encoding/json"
-	"strings"
-
+	"ctxscope/engine/cwl/protocol"
 	"ctxscope/engine/session"
 )
 
 // Episode kinds, as the delimiter tool names them.
 const (
-	KindExpl = "expl" // exploration: gathers information
-	KindAct  = "act"  // action: changes things, depends on explorations
+	KindExpl = protocol.KindExpl // exploration: gathers information
+	KindAct  = protocol.KindAct  // action: changes things, depends on explorations
 )
 
 // Chunk is the chunk a delimiter event carries.
-type Chunk struct {
-	Name         string   `json:"name"`
-	Type         string   `json:"type"`
-	Dependencies []string `json:"dependencies,omitempty"`
-	Description  string   `json:"description,omitempty"`
-}
+type Chunk = protocol.Chunk
 
 // ChunkEvent is the details.chunkEvent of a successful delimiter result.
-type ChunkEvent struct {
-	Action string `json:"action"` // "start" or "end"
-	Chunk  Chunk  `json:"chunk"`
-}
+type ChunkEvent = protocol.ChunkEvent
 
-// IsDelimiter reports whether a tool name is the CWL delimiter tool,
-// including MCP-namespaced variants such as "mcp__cwl__delimiter".
-func IsDelimiter(tool string) bool {
-	return tool == "delimiter" || strings.HasSuffix(tool, "__delimiter")
-}
+// IsDelimiter reports whether a tool name is the CWL delimiter tool.
+func IsDelimiter(tool string) bool { return protocol.IsDelimiter(tool) }
 
-// EventOf returns the chunk event recorded in a delimiter tool result, as
-// the reference reads it (chunk.ts L32-47): the result's details must hold a
-// chunkEvent with both an action and a chunk.
-func EventOf(b *session.Block) (ChunkEvent, bool) {
-	if b.Type != session.BlockToolResult || !IsDelimiter(b.ToolName) || len(b.Details) == 0 {
-		return ChunkEvent{}, false
-	}
-	var d struct {
-		ChunkEvent *struct {
-			Action *string `json:"action"`
-			Chunk  *Chunk  `json:"chunk"`
-		} `json:"chunkEvent"`
-	}
-	if json.Unmarshal(b.Details, &d) != nil || d.ChunkEvent == nil || d.ChunkEvent.Action == nil || d.ChunkEvent.Chunk == nil {
-		return ChunkEvent{}, false
-	}
-	return ChunkEvent{Action: *d.ChunkEvent.Action, Chunk: *d.ChunkEvent.Chunk}, true
-}
+// EventOf returns the chunk event recorded in a delimiter tool result.
+func EventOf(b *session.Block) (ChunkEvent, bool) { return protocol.EventOf(b) }
 
 // Segment is an episode located in a message list, as the reference's
 // segmentChunks (context-filter.ts L158-205) finds it.
@@ -104,8 +75,10 @@ func SegmentMessages(msgs []*session.Message) []Segment {
 			}
 		}
 	}
-	for _, j := range open {
-		segs[j].End = len(msgs) - 1
+	for j := range segs {
+		if !segs[j].Completed {
+			segs[j].End = len(msgs) - 1
+		}
 	}
 	return segs
 }

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"text/tabwriter"
+
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
+)
+
+var replayCommand = command{
+	name:    "replay",
+	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer estimate|o200k|cl100k] [--episodes declared|inferred] [--json] [--detail]",
+	summary: "replay CWL eviction over every LLM request of a session",
+	run:     runReplay,
+}
+
+// replayFlags are the flags replay and sweep share.
+type replayFlags struct {
+	tokenizer, episodes, tools, prices *string
+	summary                            *int
+	keepRecent                         *int
+}
+
+func addReplayFlags(fs interface {
+	String(name, value, usage string) *string
+	Int(name string, value int, usage string) *int
+}) replayFlags {
+	return replayFlags{
+		tokenizer:  fs.String("tokenizer", "estimate", "token counter: estimate, o200k or cl100k"),
+		episodes:   fs.String("episodes", "declared", "episodes: declared (delimiter calls) or inferred (from tool use)"),
+		tools:      fs.String("tools", "", "JSON file of tool names to classes (search, read, shell, edit, durable) overriding the built-in table"),
+		prices:     fs.String("prices", "", `JSON price table in $ per million tokens, e.g. {"input":3,"cacheWrite":3.75,"cacheRead":0.3,"output":15}`),
+		summary:    fs.Int("summary-tokens", 2000, "compact policy: size of the summary"),
+		keepRecent: fs.Int("keep-recent", 0, "compact policy: tokens kept verbatim after a compaction (default a fifth of the budget)"),
+	}
+}
+
+// prepare reads FILE and builds a replayer over its main thread.
+func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.RunOptions, error) {
+	var o cwl.RunOptions
+	counter, err := tokens.ByName(*f.tokenizer)
+	if err != nil {
+		return nil, nil, o, usageError("%v", err)
+	}
+	tools := cwl.DefaultClassifier()
+	if *f.tools != "" {
+		raw, err := os.ReadFile(*f.tools)
+		if err != nil {
+			return nil, nil, o, err
+		}
+		if err := tools.Override(raw); err != nil {
+			return nil, nil, o, fmt.Errorf("%s: %w", *f.tools, err)
+		}
+	}
+	if *f.prices != "" {
+		raw, err := os.ReadFile(*f.prices)
+		if err != nil {
+			return nil, nil, o, err
+		}
+		if o.Prices, err = cwl.ParsePrices(raw); err != nil {
+			return nil, nil, o, fmt.Errorf("%s: %w", *f.prices, err)
+		}
+	}
+	o.Compact = cwl.CompactOptions{SummaryTokens: *f.summary, KeepRecent: *f.keepRecent}
+	s, err := ingest.ReadFile(path)
+	if err != nil {
+		return nil, nil, o, err
+	}
+	t := s.Main()
+	if t == nil {
+		return nil, nil, o, fmt.Errorf("%s: the session has no messages", path)
+	}
+	r, err := cwl.Prepare(session.BuildRequests(t), tokens.NewLedger(counter),
+		cwl.PrepareOptions{Episodes: cwl.EpisodeMode(*f.episodes), Tools: tools, File: path})
+	if err != nil {
+		return nil, nil, o, usageError("%v", err)
+	}
+	return r, s, o, nil
+}
+
+func runReplay(env *Env, args []string) error {
+	fs := newFlags("replay", env.Stderr)
+	budget := fs.String("budget", "", "token budget τ (20000 or 20k)")
+	policy := fs.String("policy", cwl.PolicyPaper, "policy: paper, pi-cwl, none, truncate or compact")
+	asJSON := fs.Bool("json", false, "print the whole timeline as JSON")
+	detail := fs.Bool("detail", false, "with --json, list the messages and blocks each eviction removed")
+	at := fs.Int("at", -1, "print the exact input of request K and its diff from request K-1, as JSON")
+	rf := addReplayFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("need exactly one FILE")
+	}
+	tau, err := parseBudget(*budget)
+	if err != nil {
+		return err
+	}
+	r, s, o, err := rf.prepare(pos[0])
+	if err != nil {
+		return err
+	}
+	o.Policy, o.Budget, o.Detail = *policy, tau, *detail
+	if *at >= 0 {
+		return printStep(env.Stdout, r, o, *at)
+	}
+	t, err := r.Run(o)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	sum := r.Summary(t)
+	if *asJSON {
+		return writeJSON(env.Stdout, struct {
+			File        string               `json:"file"`
+			Session     string               `json:"session"`
+			Summary     cwl.ReplaySummary    `json:"summary"`
+			Episodes    []*cwl.Episodes      `json:"episodes"`
+			Timeline    *cwl.Timeline        `json:"timeline"`
+			Diagnostics []session.Diagnostic `json:"diagnostics"`
+		}{pos[0], s.ID, sum, r.ContextEpisodes(), t, nonNilDiags(r.Diagnostics())})
+	}
+	printReplay(env.Stdout, pos[0], sum, t, r.ContextEpisodes(), r.Diagnostics())
+	return nil
+}
+
+func nonNilDiags(d []session.Diagnostic) []session.Diagnostic {
+	if d == nil {
+		return []session.Diagnostic{}
+	}
+	return d
+}
+
+// parseBudget reads a required budget in tokens.
+func parseBudget(s string) (int, error) {
+	if s == "" {
+		return 0, usageError("--budget is required")
+	}
+	l, err := cwl.ParseLimit(s)
+	if err != nil || l.Percent {
+		return 0, usageError("invalid --budget %q: want tokens such as 20000 or 20k", s)
+	}
+	return cwl.Threshold(0, l), nil
+}
+
+// lastUnreachable returns the last request left over budget, or -1.
+func lastUnreachable(t *cwl.Timeline) int {
+	for k := len(t.Requests) - 1; k >= 0; k-- {
+		if t.Requests[k].Unreachable != nil {
+			return k
+		}
+	}
+	return -1
+}
+
+func printReplay(w io.Writer, file string, s cwl.ReplaySummary, t *cwl.Timeline, eps []*cwl.Episodes, diags []session.Diagnostic) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "file\t%s\n", file)
+	fmt.Fprintf(tw, "policy\t%s, budget %d tokens (%s), %s episodes\n", s.Policy, s.Budget, s.Counter, s.Episodes)
+	fmt.Fprintf(tw, "episodes\t%s\n", counts(s.EpisodeKind))
+	fmt.Fprintf(tw, "requests\t%d\n", s.Requests)
+	fmt.Fprintf(tw, "input tokens\t%d uncapped → %d (peak %d → %d)\n", s.InputBefore, s.InputAfter, s.PeakBefore, s.PeakAfter)
+	fmt.Fprintf(tw, "evictions\t%s\n", levels(s.Evictions))
+	if s.Restored > 0 {
+		fmt.Fprintf(tw, "restored\t%d (evicted episodes back in context)\n", s.Restored)
+	}
+	fmt.Fprintf(tw, "over budget\t%d request(s)\n", s.Unreachable)
+	fmt.Fprintf(tw, "cache\t%.1f%% of input read from cache\n", 100*s.CachedRatio)
+	fmt.Fprintf(tw, "cost\t$%.4f (%d summarization calls)\n", s.Cost, t.Cost.ExtraCalls)
+	fmt.Fprintf(tw, "look-back\t%d re-read(s) of evicted reads\n", s.LookBack)
+	fmt.Fprintf(tw, "diagnostics\t%d\n", len(diags))
+	tw.Flush()
+	if k := lastUnreachable(t); k >= 0 {
+		fmt.Fprintf(w, "last request over budget: %d: %s\n", k, t.Requests[k].Unreachable.Describe(eps[t.Requests[k].Context].List))
+	}
+	for _, d := range diags {
+		fmt.Fprintf(w, "  %s\n", d)
+	}
+}
+
+// levels formats evictions by level in level order.
+func levels(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := ""
+	for i, k := range keys {
+		if i > 0 {
+			out += ", "
+		}
+		out += fmt.Sprintf("level %s (%s) %d", k, cwl.LevelNames[k[0]-'0'], m[k])
+	}
+	return out
+}
+
+// printStep writes the step API's view of request k: its exact input and
+// the diff from the request before.
+func printStep(w io.Writer, r *cwl.Replayer, o cwl.RunOptions, k int) error {
+	v, err := r.ContextAt(o, k)
+	if err != nil {
+		return usageError("--at: %v", err)
+	}
+	d, err := r.DiffAt(o, k)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, struct {
+		Context *cwl.ContextView `json:"context"`
+		Diff    *cwl.Diff        `json:"diff"`
+	}{v, d})
+}

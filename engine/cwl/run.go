@@ -1,0 +1,238 @@
+package cwl
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// RunOptions configures one replay.
+type RunOptions struct {
+	Policy string // PolicyPaper (default), PolicyPiCWL, PolicyNone, PolicyTruncate, PolicyCompact
+	Budget int    // τ, in tokens
+	// Detail records the messages and blocks each eviction removed.
+	Detail  bool
+	Compact CompactOptions
+	Prices  Prices // zero means DefaultPrices
+}
+
+// Policies lists the policy names Run accepts.
+var Policies = []string{PolicyPaper, PolicyPiCWL, PolicyNone, PolicyTruncate, PolicyCompact}
+
+// Run replays every request under one policy and budget. Runs are
+// deterministic and independent: a Replayer can run any number of times,
+// but not concurrently.
+func (r *Replayer) Run(o RunOptions) (*Timeline, error) {
+	o, err := r.normalize(o)
+	if err != nil {
+		return nil, err
+	}
+	t := newTimeline(r, o)
+	if err := r.runUntil(o, len(r.reqs)-1, t.Requests); err != nil {
+		return nil, err
+	}
+	t.Cost = r.summarize(t, o)
+	t.Assumptions = assumptions(o, r.Mode)
+	return t, nil
+}
+
+func (r *Replayer) normalize(o RunOptions) (RunOptions, error) {
+	if o.Policy == "" {
+		o.Policy = PolicyPaper
+	}
+	if o.Budget < 0 {
+		return o, fmt.Errorf("cwl: negative budget %d", o.Budget)
+	}
+	if o.Prices == (Prices{}) {
+		o.Prices = DefaultPrices
+	}
+	o.Compact = o.Compact.withDefaults(o.Budget)
+	return o, nil
+}
+
+// runUntil replays requests 0..last into pts (which holds at least
+// last+1 points), leaving each context's policy state as of its last
+// replayed request.
+func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
+	var step func(k int, c *replayCtx, pt *Point)
+	switch o.Policy {
+	case PolicyNone:
+		step = func(k int, c *replayCtx, pt *Point) { r.stepNone(k, c, pt) }
+	case PolicyPaper:
+		step = func(k int, c *replayCtx, pt *Point) { r.stepPaper(k, c, pt, o) }
+	case PolicyPiCWL:
+		step = func(k int, c *replayCtx, pt *Point) { r.stepPi(k, c, pt, o) }
+	case PolicyTruncate:
+		step = func(k int, c *replayCtx, pt *Point) { r.stepTruncate(k, c, pt, o) }
+	case PolicyCompact:
+		step = func(k int, c *replayCtx, pt *Point) { r.stepCompact(k, c, pt, o) }
+	default:
+		return fmt.Errorf("cwl: unknown policy %q (want one of paper, pi-cwl, none, truncate, compact)", o.Policy)
+	}
+	for _, c := range r.ctxs {
+		c.resetRun()
+	}
+	for k := 0; k <= last; k++ {
+		c := r.ctxs[r.reqCtx[k]]
+		pt := &pts[k]
+		n := r.reqs[k].Len
+		*pt = Point{Request: k, Context: int(r.reqCtx[k]), Messages: n, Before: c.plan.Tokens(n)}
+		step(k, c, pt)
+	}
+	return nil
+}
+
+// resetRun clears the per-run state of a context.
+func (c *replayCtx) resetRun() {
+	c.paper.reset()
+	c.paper.w.logging = false
+	c.pi.resetRun()
+	c.lastN = 0
+	c.cut = 0
+	c.compactAt = 0
+	c.summaries = 0
+	for i := range c.prevLevel {
+		c.prevLevel[i] = 0
+	}
+}
+
+// stepNone sends the whole input.
+func (r *Replayer) stepNone(k int, c *replayCtx, pt *Point) {
+	p, n := c.plan, pt.Messages
+	pt.After = pt.Before
+	var cats [numCats]float64
+	copy(cats[:], p.pBrk[n*numCats:(n+1)*numCats])
+	pt.Cats = roundCats(cats)
+	pt.Cached = p.Tokens(int(r.shared[k]))
+}
+
+// stepPaper runs the paper policy on the context's persistent state.
+func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
+	run, n := c.paper, pt.Messages
+	w := run.w
+	w.logging = o.Detail
+	prevN := w.n
+	modMin := math.MaxInt
+	run.request(n, o.Budget, func(ep, lv, freed int) {
+		ev := Eviction{Episode: ep, Level: lv, Freed: freed}
+		if o.Detail {
+			ev.Messages, ev.Blocks = w.takeLog()
+		}
+		pt.Evictions = append(pt.Evictions, ev)
+		modMin = min(modMin, run.eps[ep].Start)
+	})
+	pt.After = w.total
+	pt.Cats = roundCats(w.cats)
+	if w.total > o.Budget {
+		pt.Unreachable = run.unreachable(n, o.Budget)
+	}
+	if prevN < n {
+		pt.Notes = c.lateDependencies(c.unitsBefore(prevN), c.unitsBefore(n))
+	}
+	m := min(int(r.shared[k]), modMin)
+	// Units are disjoint and none starting before m changed, so what they
+	// freed is what the view lacks before m.
+	pt.Cached = c.plan.Tokens(m) - run.freed.sum(c.unitsBefore(m))
+	pt.LookBack = r.lookBack(k, w)
+}
+
+// lateDependencies notes the act episodes among units [from, to) that
+// declare a dependency on an episode the paper policy already evicted: the
+// protocol allows it, and monotone eviction keeps the content out.
+func (c *replayCtx) lateDependencies(from, to int) []string {
+	var notes []string
+	run := c.paper
+	for u := from; u < to; u++ {
+		e := &run.eps[u]
+		if e.Kind != KindAct {
+			continue
+		}
+		for _, d := range e.Deps {
+			if lv := run.level[d]; lv > 0 {
+				notes = append(notes, fmt.Sprintf("%s depends on %s, already evicted to level %d (%s); eviction is monotone, so it stays out",
+					e.Name, run.eps[d].Name, lv, LevelNames[lv]))
+			}
+		}
+	}
+	return notes
+}
+
+// unitsBefore counts the episodes that start before message m.
+func (c *replayCtx) unitsBefore(m int) int {
+	return sort.Search(len(c.eps.List), func(i int) bool { return c.eps.List[i].Start >= m })
+}
+
+// unreachable names what keeps the paper policy over budget.
+func (run *paperRun) unreachable(n, budget int) *Unreachable {
+	p := run.p
+	pro := min(n, run.prologue)
+	un := &Unreachable{Over: run.w.total - budget, Protected: int(p.protP[n] + (p.prefix[pro] - p.protP[pro]))}
+	if len(run.eps) == 0 {
+		un.Blockers = append(un.Blockers, Blocker{Kind: BlockNoEpisodes, Episode: -1})
+	}
+	if un.Protected > 0 {
+		un.Blockers = append(un.Blockers, Blocker{Kind: BlockProtected, Episode: -1})
+	}
+	for u := run.alive.find(0); u < len(run.eps) && run.eps[u].Start < n; u = run.alive.find(u + 1) {
+		e := &run.eps[u]
+		switch {
+		case e.Open(n):
+			un.Blockers = append(un.Blockers, Blocker{Kind: BlockActive, Episode: u})
+		case e.Kind == KindExpl:
+			un.Blockers = append(un.Blockers, Blocker{Kind: BlockDependency, Episode: u, By: run.aliveDependents(u, n)})
+		case e.Kind == KindUnannotated:
+			un.Blockers = append(un.Blockers, Blocker{Kind: BlockUnannotated, Episode: u, By: run.aliveActsAfter(e.Start, n)})
+		}
+	}
+	return un
+}
+
+func (run *paperRun) aliveDependents(u, n int) []int {
+	var by []int
+	for _, d := range run.dependents[u] {
+		if run.eps[d].Start < n && run.level[d] < LevelFull {
+			by = append(by, int(d))
+		}
+	}
+	return by
+}
+
+func (run *paperRun) aliveActsAfter(start, n int) []int {
+	var by []int
+	for _, a := range run.acts {
+		if e := &run.eps[a]; e.Start < n && e.Start > start && run.level[a] < LevelFull {
+			by = append(by, int(a))
+		}
+	}
+	return by
+}
+
+// takeLog returns and clears what the work logged: messages removed, and
+// blocks removed from messages that remain.
+func (w *work) takeLog() ([]int, [][2]int) {
+	var msgs []int
+	var blocks [][2]int
+	for _, i := range w.logM {
+		msgs = append(msgs, int(i))
+	}
+	for _, b := range w.logB {
+		i := w.p.bMsg[b]
+		if !w.gone[i] {
+			blocks = append(blocks, [2]int{int(i), int(b - w.p.mFirst[i])})
+		}
+	}
+	w.logB, w.logM = w.logB[:0], w.logM[:0]
+	return msgs, blocks
+}
+
+// lookBack counts the re-reads of request k whose earlier read is gone
+// from the view in w.
+func (r *Replayer) lookBack(k int, w *work) int {
+	n := 0
+	for _, b := range r.looks[k] {
+		if !w.keep[b] || w.gone[w.p.bMsg[b]] {
+			n++
+		}
+	}
+	return n
+}

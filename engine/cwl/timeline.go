@@ -1,0 +1,153 @@
+package cwl
+
+import (
+	"fmt"
+	"strings"
+
+	"ctxscope/engine/tokens"
+)
+
+// Timeline is what a replay records: one point per LLM request, in the
+// shape the debugger draws (input tokens stacked by category, the budget
+// line, eviction markers by level, unreachable-budget markers), plus the
+// cost and cache summary and every assumption behind it.
+type Timeline struct {
+	Policy     string      `json:"policy"`
+	Episodes   EpisodeMode `json:"episodes"`
+	Budget     int         `json:"budget"`
+	Counter    string      `json:"counter"`
+	Categories []string    `json:"categories"` // names of Point.Cats, in order
+	Requests   []Point     `json:"requests"`
+	Cost       CostSummary `json:"cost"`
+	// Assumptions states what the numbers take for granted.
+	Assumptions []string `json:"assumptions"`
+}
+
+// Point is one request of a replay.
+type Point struct {
+	Request  int `json:"k"`
+	Context  int `json:"ctx"` // which shared context the input is a prefix of
+	Messages int `json:"n"`   // messages in the input
+	Before   int `json:"before"`
+	After    int `json:"after"`
+	// Cached is the part of the input shared with the previous request's
+	// input (a cache read under the cost model).
+	Cached int `json:"cached"`
+	// Cats splits After by category (tokens.CategoryNames order), rounded.
+	Cats      [numCats]int32 `json:"cats"`
+	Evictions []Eviction     `json:"evictions,omitempty"`
+	// Restored lists episodes that came (partly) back into context, with
+	// the level they are at now: pi-cwl's stateless recomputation can undo
+	// an eviction. With Evictions, these are every level change, so the
+	// levels in context at request k are the fold of both over the
+	// requests of its context up to k.
+	Restored []LevelChange `json:"restored,omitempty"`
+	// Notes are diagnostics about this request that are not evictions.
+	Notes       []string     `json:"notes,omitempty"`
+	Unreachable *Unreachable `json:"unreachable,omitempty"`
+	// LookBack counts tool calls of the response that re-read a path whose
+	// earlier read is evicted from this input.
+	LookBack int `json:"lookBack,omitempty"`
+	// Summary is the summarization call the compact policy made before
+	// this request, if any.
+	Summary *SummaryCall `json:"summary,omitempty"`
+}
+
+// Eviction is one level applied to one episode while preparing a request.
+type Eviction struct {
+	Episode int    `json:"episode"` // index in the context's episode list
+	Level   int    `json:"level"`   // paper level 1-4
+	Step    string `json:"step,omitempty"`
+	Freed   int    `json:"freed"` // tokens the step freed
+	// Messages removed whole, and blocks removed from messages that stay,
+	// as (message, block) indices into the context; only with detail.
+	Messages []int    `json:"messages,omitempty"`
+	Blocks   [][2]int `json:"blocks,omitempty"`
+}
+
+// LevelChange is an episode's new eviction level (0: whole again).
+type LevelChange struct {
+	Episode int `json:"episode"`
+	Level   int `json:"level"`
+}
+
+// Unreachable explains a request that stays over budget: nothing eligible
+// is left to evict.
+type Unreachable struct {
+	Over int `json:"over"` // tokens above the budget
+	// Protected is what the policy never evicts: user turns and system
+	// prompts, and the prologue (paper) or the prologue and every gap
+	// between episodes (pi-cwl).
+	Protected int `json:"protected"`
+	// Blockers names what keeps content in. Requests of one input
+	// structure share the slice: treat it as read-only.
+	Blockers []Blocker `json:"blockers"`
+}
+
+// Blocker kinds.
+const (
+	BlockActive      = "active"      // the episode is still open
+	BlockDependency  = "dependency"  // an expl episode held by dependent acts still in context
+	BlockUnannotated = "unannotated" // unannotated content held by act episodes after it
+	BlockProtected   = "protected"   // user turns, system prompts, prologue
+	BlockNoEpisodes  = "no-episodes" // the session declares no episodes
+)
+
+// Blocker names one reason the budget cannot be met.
+type Blocker struct {
+	Kind    string `json:"kind"`
+	Episode int    `json:"episode"` // -1 when the blocker is not an episode
+	By      []int  `json:"by,omitempty"`
+}
+
+// SummaryCall is a summarization request of the compact policy.
+type SummaryCall struct {
+	Input  int `json:"input"`
+	Cached int `json:"cached"`
+	Output int `json:"output"`
+}
+
+func roundCats(c [numCats]float64) [numCats]int32 {
+	var out [numCats]int32
+	for i, v := range c {
+		if v < 0 {
+			v = 0
+		}
+		out[i] = int32(v + 0.5)
+	}
+	return out
+}
+
+func newTimeline(r *Replayer, o RunOptions) *Timeline {
+	return &Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.Counter,
+		Categories: tokens.CategoryNames(), Requests: make([]Point, len(r.reqs))}
+}
+
+// Describe says in words why a request stays over budget, naming episodes
+// from eps (the episodes of the request's context).
+func (u *Unreachable) Describe(eps []Episode) string {
+	name := func(i int) string {
+		if i >= 0 && i < len(eps) {
+			return eps[i].Name
+		}
+		return fmt.Sprint(i)
+	}
+	parts := []string{fmt.Sprintf("%d tokens over budget", u.Over)}
+	for _, b := range u.Blockers {
+		switch b.Kind {
+		case BlockProtected:
+			parts = append(parts, fmt.Sprintf("%d tokens the policy never evicts (user turns, system prompts, prologue)", u.Protected))
+		case BlockNoEpisodes:
+			parts = append(parts, "the session declares no episodes (try inferred episodes)")
+		case BlockActive:
+			parts = append(parts, name(b.Episode)+" is still open")
+		default:
+			var by []string
+			for _, d := range b.By {
+				by = append(by, name(d))
+			}
+			parts = append(parts, fmt.Sprintf("%s is held by %s", name(b.Episode), strings.Join(by, ", ")))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

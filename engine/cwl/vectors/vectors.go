@@ -1,0 +1,77 @@
+// Package vectors loads the CWL conformance vectors
+// (../shared/data/cwl-vectors/public.json) for tests.
+package vectors
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"ctxscope/engine/ingest/pi"
+	"ctxscope/engine/session"
+)
+
+// File is the vectors file.
+type File struct {
+	GeneratedBy string   `json:"generatedBy"`
+	Vectors     []Vector `json:"vectors"`
+}
+
+// Vector is one conformance vector.
+type Vector struct {
+	ID      string            `json:"id"`
+	Title   string            `json:"title"`
+	History []json.RawMessage `json:"history"`
+	Passes  []Pass            `json:"passes"`
+}
+
+// Pass is one filter call and its expected result.
+type Pass struct {
+	Budget        int             `json:"budget"`
+	ContextWindow int             `json:"contextWindow"`
+	Threshold     int             `json:"threshold"`
+	TokensBefore  int             `json:"tokensBefore"`
+	TokensAfter   int             `json:"tokensAfter"`
+	ChunkStats    json.RawMessage `json:"chunkStats"`
+	View          json.RawMessage `json:"view"`
+}
+
+// Load reads the vectors file at path.
+func Load(path string) (*File, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &f, nil
+}
+
+// HistoryJSON returns the vector's history as a JSON array.
+func (v *Vector) HistoryJSON() []byte {
+	b, _ := json.Marshal(v.History)
+	return b
+}
+
+// Messages imports the history with the pi importer and returns its
+// messages in order. It fails if the importer skipped anything.
+func (v *Vector) Messages() ([]*session.Message, error) {
+	s, err := pi.Importer{}.Import(bytes.NewReader(v.HistoryJSON()), v.ID)
+	if err != nil {
+		return nil, err
+	}
+	if session.Errors(s.Diagnostics) > 0 {
+		return nil, fmt.Errorf("%s: %v", v.ID, s.Diagnostics)
+	}
+	var out []*session.Message
+	for _, e := range s.Main().Entries {
+		out = append(out, e.Message)
+	}
+	if len(out) != len(v.History) {
+		return nil, fmt.Errorf("%s: imported %d of %d messages", v.ID, len(out), len(v.History))
+	}
+	return out, nil
+}

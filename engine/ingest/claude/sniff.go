@@ -3,6 +3,8 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+
+	"ctxscope/engine/ingest/jsonl"
 )
 
 // Sniff reports whether head, the first bytes of a file, look like a
@@ -14,13 +16,7 @@ func (Importer) Sniff(head []byte) bool {
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
-	for i := 0; i < 8 && len(head) > 0; i++ {
-		line := head
-		if j := bytes.IndexByte(head, '\n'); j >= 0 {
-			line, head = head[:j], head[j+1:]
-		} else {
-			head = nil
-		}
+	for _, line := range jsonl.FirstValues(head, 8) {
 		var probe struct {
 			Type      string  `json:"type"`
 			UUID      *string `json:"uuid"`

@@ -3,6 +3,8 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
+
+	"ctxscope/engine/ingest/jsonl"
 )
 
 // Sniff reports whether head, the first bytes of a file, look like a
@@ -11,9 +13,9 @@ import (
 // item or state line.
 func (Importer) Sniff(head []byte) bool {
 	head = bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n")
-	first, rest, _ := bytes.Cut(head, []byte("\n"))
+	vals := jsonl.FirstValues(head, 2)
 	var ln line
-	if len(first) == 0 || first[0] != '{' || json.Unmarshal(first, &ln) != nil {
+	if len(vals) == 0 || vals[0][0] != '{' || json.Unmarshal(vals[0], &ln) != nil {
 		return false
 	}
 	if ln.Payload != nil {
@@ -26,9 +28,8 @@ func (Importer) Sniff(head []byte) bool {
 	if ln.Type != "" || ln.ID == "" {
 		return false
 	}
-	second, _, _ := bytes.Cut(bytes.TrimLeft(rest, " \t\r\n"), []byte("\n"))
 	var next line
-	if json.Unmarshal(second, &next) != nil {
+	if len(vals) < 2 || json.Unmarshal(vals[1], &next) != nil {
 		return ln.Instructions != nil
 	}
 	if next.RecordType != "" {

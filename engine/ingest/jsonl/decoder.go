@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"ctxscope/engine/session"
 )
@@ -50,29 +51,112 @@ func Decode(r io.Reader, name string, d Decoder, max int) (*session.Session, err
 		max = DefaultMaxRecord
 	}
 	lr := NewReader(r, max)
-	var buf []Update
+	f := &Feeder{Decoder: d, Name: name, Max: max}
 	for {
 		line, err := lr.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if errors.Is(err, ErrTooLong) {
-			AddDiagnostic(d.Session(), name, lr.Line(), "record skipped: the line is longer than %d bytes", max)
+			f.TooLong(lr.Line())
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
-		buf, err = d.Line(line, lr.Line(), buf[:0])
-		if err != nil {
-			if lr.Partial() {
-				AddDiagnostic(d.Session(), name, lr.Line(), "truncated last line skipped: %v", err)
-			} else {
-				AddDiagnostic(d.Session(), name, lr.Line(), "line skipped: %v", err)
+		f.Feed(line, lr.Line(), lr.Partial())
+	}
+	f.End()
+	return d.Finish(), nil
+}
+
+// A Feeder passes complete lines to a Decoder and records what goes wrong
+// with file:line locations: lines that are not JSON, truncated last lines,
+// oversized lines, invalid UTF-8, and records pretty-printed over several
+// lines, which it joins and decodes whole. [Decode] uses one for a file;
+// a live tail keeps one per followed file.
+type Feeder struct {
+	Decoder Decoder
+	Name    string // the file, for diagnostics
+	Max     int    // the largest record, DefaultMaxRecord when 0
+	// Updates collects the changes of the most recent Feed.
+	Updates []Update
+
+	asm        assembler
+	warnedUTF8 bool
+	warnedJoin bool
+}
+
+// Feed decodes one complete line; n is its line number, and partial tells
+// that it is the last line of the input and had no newline. The changes
+// are in f.Updates until the next call.
+func (f *Feeder) Feed(line []byte, n int, partial bool) {
+	f.Updates = f.Updates[:0]
+	s := f.Decoder.Session()
+	if start := f.asm.start; start > 0 {
+		rec, done, broken := f.asm.add(line)
+		switch {
+		case done:
+			f.decode(rec, start, false)
+			if !f.warnedJoin {
+				f.warnedJoin = true
+				addWarning(s, f.Name, start, "a record spans lines %d-%d (pretty-printed JSON Lines); such records are read whole", start, n)
 			}
+			return
+		case !broken:
+			return
+		}
+		// The open record can never be whole: report it where it began
+		// and read this line afresh.
+		AddDiagnostic(s, f.Name, start, "line skipped: invalid JSON: the record ends early")
+	}
+	if !f.warnedUTF8 && !utf8.Valid(line) {
+		f.warnedUTF8 = true
+		addWarning(s, f.Name, n, "invalid UTF-8; the bad bytes read as U+FFFD (reported once per file)")
+	}
+	if err := f.decode(line, n, partial); err != nil && !partial && begins(line) {
+		f.asm.max = f.max()
+		f.asm.open(line, n)
+		return
+	} else if err != nil {
+		if partial {
+			AddDiagnostic(s, f.Name, n, "truncated last line skipped: %v", err)
+		} else {
+			AddDiagnostic(s, f.Name, n, "line skipped: %v", err)
 		}
 	}
-	return d.Finish(), nil
+}
+
+func (f *Feeder) decode(line []byte, n int, partial bool) error {
+	var err error
+	f.Updates, err = f.Decoder.Line(line, n, f.Updates)
+	return err
+}
+
+func (f *Feeder) max() int {
+	if f.Max <= 0 {
+		return DefaultMaxRecord
+	}
+	return f.Max
+}
+
+// TooLong records that line n was longer than the limit and skipped.
+func (f *Feeder) TooLong(n int) {
+	AddDiagnostic(f.Decoder.Session(), f.Name, n, "record skipped: the line is longer than %d bytes", f.max())
+}
+
+// End reports a record still open at the end of the input.
+func (f *Feeder) End() {
+	if f.asm.start > 0 {
+		AddDiagnostic(f.Decoder.Session(), f.Name, f.asm.start, "a record that begins here never ends; skipped")
+		f.asm.start = 0
+	}
+}
+
+func addWarning(s *session.Session, file string, line int, format string, args ...any) {
+	s.Diagnostics = append(s.Diagnostics, session.Diagnostic{
+		File: file, Line: line, Severity: session.SeverityWarning, Message: fmt.Sprintf(format, args...),
+	})
 }
 
 // AddDiagnostic records an error-severity diagnostic at file:line on s.

@@ -155,11 +155,11 @@ func TestTruncatedDocument(t *testing.T) {
 	if len(ss) < 90 || len(ss) > 110 {
 		t.Errorf("%d conversations from half the file, want about 100", len(ss))
 	}
-	// The diagnostic points at the start of the message the cut falls in.
-	last := ss[len(ss)-1]
+	// The diagnostic points into the conversation the cut falls in: after
+	// the last message read whole, and not past the cut.
+	last, prev := ss[len(ss)-1], ss[len(ss)-2].Main().Entries
 	cutLine := bytes.Count(cut, []byte("\n")) + 1
-	es := last.Main().Entries
-	if len(last.Diagnostics) != 1 || len(es) == 0 || last.Diagnostics[0].Line < es[len(es)-1].Line || last.Diagnostics[0].Line > cutLine {
+	if len(last.Diagnostics) != 1 || last.Diagnostics[0].Line <= prev[len(prev)-1].Line || last.Diagnostics[0].Line > cutLine {
 		t.Errorf("diagnostics of the cut conversation: %v (the cut is on line %d)", last.Diagnostics, cutLine)
 	}
 	for _, s := range ss[:len(ss)-1] {

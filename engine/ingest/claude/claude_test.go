@@ -27,7 +27,6 @@ func asst(id string, out int, blocks string) string {
 		`],"usage":{"input_tokens":5,"output_tokens":` + strconv.Itoa(out) + `,"cache_read_input_tokens":100}}`
 }
 
-
 func importLines(t *testing.T, lines ...string) *session.Session {
 	t.Helper()
 	s, err := Importer{}.Import(strings.NewReader(strings.Join(lines, "\n")+"\n"), "t.jsonl")

@@ -77,12 +77,16 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 		if n > 1 {
 			b.s.ID += "#" + strconv.Itoa(n)
 		}
-		if err := readValue(d, b); err != nil {
-			norm.Diag(b.s, name, d.Line(), session.SeverityError, "%s; the rest of the value was not read", norm.JSONError(err))
+		readErr := readValue(d, b)
+		if readErr != nil {
+			norm.Diag(b.s, name, d.Line(), session.SeverityError, "%s; the rest of the value was not read", norm.JSONError(readErr))
 		}
-		return finish(b)
+		if err := finish(b); err != nil || readErr == nil {
+			return err
+		}
+		return errStop // the decoder cannot go on after a syntax error
 	}, func(line int, err error) {
-		if !errors.Is(err, errStop) {
+		if !errors.Is(err, errStop) { // already reported, or the caller's error
 			orphan = append(orphan, session.Diagnostic{File: name, Line: line, Severity: session.SeverityError, Message: norm.JSONError(err)})
 		}
 	})

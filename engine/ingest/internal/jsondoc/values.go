@@ -29,9 +29,14 @@ func Values(r io.Reader, fn func(d *Doc) error, bad func(line int, err error)) e
 	}
 	d := New(br)
 	for d.More() {
+		before := d.dec.InputOffset()
 		if err := fn(d); err != nil {
 			bad(d.Line(), err)
 			return nil
+		}
+		if d.dec.InputOffset() == before {
+			// fn swallowed an error that leaves the decoder stuck.
+			break
 		}
 	}
 	// More stops at a syntax error too: tell it apart from the end.

@@ -39,7 +39,7 @@ type Reader struct {
 	// primed is set when the decoder was primed with the first line of a
 	// resumed file; the opened event is still to be sent.
 	primed bool
-	buf   []byte
+	buf    []byte
 	// tailBytes are the last bytes consumed (up to tailSize), to notice a
 	// file rewritten in place past its old size between two polls.
 	tailBytes []byte

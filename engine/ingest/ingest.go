@@ -21,6 +21,7 @@ import (
 	"ctxscope/engine/ingest/codex"
 	"ctxscope/engine/ingest/inspect"
 	"ctxscope/engine/ingest/jsonl"
+	"ctxscope/engine/ingest/normalized"
 	"ctxscope/engine/ingest/openai"
 	"ctxscope/engine/ingest/openhands"
 	"ctxscope/engine/ingest/pi"
@@ -62,6 +63,7 @@ type Incremental interface {
 // importers lists every importer in the order detection tries them: the
 // most specific signatures first.
 var importers = []Importer{
+	normalized.Importer{},
 	pi.Importer{},
 	claude.Importer{},
 	codex.Importer{},

@@ -36,8 +36,10 @@ type command struct {
 
 // commands lists every subcommand, alphabetically.
 var commands = []command{
+	exportCommand,
 	inspectCommand,
 	serveCommand,
+	tailCommand,
 	versionCommand,
 }
 

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ctxscope/engine/ingest"
+)
+
+const corpus = "../../../shared/data/sessions"
+
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(args, &Env{Stdout: &out, Stderr: &errb})
+	return out.String(), errb.String(), code
+}
+
+func needCorpus(t *testing.T) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("shared corpus not available")
+	}
+}
+
+func TestExportCommand(t *testing.T) {
+	needCorpus(t)
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	_, stderr, code := run(t, "export", filepath.Join(corpus, "openhands"), "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ss, err := ingest.ReadFileAll(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 4 || ss[0].Format != "openhands" {
+		t.Errorf("%d sessions read back, first of format %s; want 4 openhands", len(ss), ss[0].Format)
+	}
+	if _, _, code := run(t, "export"); code != 2 {
+		t.Errorf("export without a path: exit %d, want 2", code)
+	}
+}
+
+func TestTailOnce(t *testing.T) {
+	needCorpus(t)
+	stdout, stderr, code := run(t, "tail", "--once", "--json", filepath.Join(corpus, "pi", "agent-sessions__pi-v3-small.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 9 { // opened, then one entry per record after the header
+		t.Errorf("%d events, want 9:\n%s", len(lines), stdout)
+	}
+	var first struct {
+		Kind    string `json:"kind"`
+		Session struct {
+			ID string `json:"id"`
+		} `json:"session"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || first.Kind != "opened" || first.Session.ID == "" {
+		t.Errorf("first event %s (%v)", lines[0], err)
+	}
+	text, _, _ := run(t, "tail", "--once", filepath.Join(corpus, "codex"))
+	if !strings.Contains(text, "call exec_command") || !strings.Contains(text, "(redacted thinking)") ||
+		strings.Contains(text, "SYNTHETIC_ENCRYPTED") {
+		t.Errorf("text output:\n%s", text)
+	}
+}
+
+func TestInspectManySessions(t *testing.T) {
+	needCorpus(t)
+	stdout, stderr, code := run(t, "inspect", filepath.Join(corpus, "openai-chat", "tau-bench__gpt-4o-airline.json"), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []sessionLine
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 200 {
+		t.Fatalf("%d rows (%v)", len(rows), err)
+	}
+	calls := 0
+	for _, r := range rows {
+		calls += r.ToolCalls
+	}
+	if calls != 1164 {
+		t.Errorf("%d tool calls, want 1164", calls)
+	}
+}

@@ -16,7 +16,7 @@ import (
 
 const ccFile = "claude-code/claude-code-viewer__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"
 
-func readCorpus(t *testing.T, rel string) []byte {
+func readCorpus(t testing.TB, rel string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dataDir, rel))
 	if err != nil {

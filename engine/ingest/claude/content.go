@@ -1,43 +1,36 @@
 package claude
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	"ctxscope/engine/ingest/internal/norm"
+	"github.com/valyala/fastjson"
+
 	"ctxscope/engine/session"
 )
 
 // decodeContent reads message content, a string or a list of blocks, into
 // normalized blocks. Blocks of unknown types are returned as warnings and
 // skipped.
-func decodeContent(raw json.RawMessage) ([]session.Block, []string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+func decodeContent(v *fastjson.Value) ([]session.Block, []string, error) {
+	switch {
+	case v == nil || v.Type() == fastjson.TypeNull:
 		return nil, nil, nil
+	case v.Type() == fastjson.TypeString:
+		return []session.Block{{Type: session.BlockText, Text: string(v.GetStringBytes())}}, nil, nil
+	case v.Type() != fastjson.TypeArray:
+		return nil, nil, fmt.Errorf("content: expected a string or a list of blocks, got %s", v.Type())
 	}
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, nil, fmt.Errorf("content: %s", norm.JSONError(err))
-		}
-		return []session.Block{{Type: session.BlockText, Text: s}}, nil, nil
-	}
-	var cbs []contentBlock
-	if err := json.Unmarshal(raw, &cbs); err != nil {
-		return nil, nil, fmt.Errorf("content: %s", norm.JSONError(err))
-	}
-	out := make([]session.Block, 0, len(cbs))
+	items, _ := v.Array()
+	out := make([]session.Block, 0, len(items))
 	var warns []string
-	for i := range cbs {
-		b, ok, err := convertBlock(&cbs[i])
-		if err != nil {
-			return nil, nil, fmt.Errorf("content block %d: %w", i, err)
+	for i, c := range items {
+		if c.Type() != fastjson.TypeObject {
+			return nil, nil, fmt.Errorf("content block %d: expected an object, got %s", i, c.Type())
 		}
+		b, ok := convertBlock(c)
 		if !ok {
-			warns = append(warns, fmt.Sprintf("content block %d of unknown type %q skipped", i, cbs[i].Type))
+			warns = append(warns, fmt.Sprintf("content block %d of unknown type %q skipped", i, str(c, "type")))
 			continue
 		}
 		out = append(out, b)
@@ -45,74 +38,57 @@ func decodeContent(raw json.RawMessage) ([]session.Block, []string, error) {
 	return out, warns, nil
 }
 
-func convertBlock(c *contentBlock) (session.Block, bool, error) {
-	switch c.Type {
-	case "text":
-		return session.Block{Type: session.BlockText, Text: c.Text}, true, nil
-	case "thinking":
-		return session.Block{Type: session.BlockThinking, Text: c.Thinking}, true, nil
-	case "redacted_thinking":
-		return session.Block{Type: session.BlockThinking, Text: c.Data, Redacted: true}, true, nil
-	case "tool_use", "server_tool_use":
-		return session.Block{Type: session.BlockToolCall, ToolCallID: c.ID, ToolName: c.Name, Arguments: norm.NonNull(c.Input)}, true, nil
-	case "image", "document":
-		b := session.Block{Type: session.BlockImage}
-		if c.Source != nil {
-			b.MIME = c.Source.MediaType
-		}
-		return b, true, nil
+func convertBlock(c *fastjson.Value) (session.Block, bool) {
+	switch typ := str(c, "type"); {
+	case typ == "text":
+		return session.Block{Type: session.BlockText, Text: str(c, "text")}, true
+	case typ == "thinking":
+		return session.Block{Type: session.BlockThinking, Text: str(c, "thinking")}, true
+	case typ == "redacted_thinking":
+		return session.Block{Type: session.BlockThinking, Text: str(c, "data"), Redacted: true}, true
+	case typ == "tool_use" || typ == "server_tool_use":
+		return session.Block{Type: session.BlockToolCall, ToolCallID: str(c, "id"), ToolName: str(c, "name"), Arguments: rawJSON(c.Get("input"))}, true
+	case typ == "image" || typ == "document":
+		return session.Block{Type: session.BlockImage, MIME: string(c.GetStringBytes("source", "media_type"))}, true
+	case typ == "tool_result" || strings.HasSuffix(typ, "_tool_result"):
+		return session.Block{Type: session.BlockToolResult, ToolCallID: str(c, "tool_use_id"), Content: resultContent(c.Get("content")),
+			IsError: c.GetBool("is_error")}, true
 	}
-	if c.Type == "tool_result" || strings.HasSuffix(c.Type, "_tool_result") {
-		content, err := resultContent(c.Content)
-		if err != nil {
-			return session.Block{}, false, err
-		}
-		return session.Block{Type: session.BlockToolResult, ToolCallID: c.ToolUseID, Content: content, IsError: c.IsError}, true, nil
-	}
-	return session.Block{}, false, nil
+	return session.Block{}, false
 }
 
-// resultContent reads a tool result's content: a string, or a list of
-// text and image blocks. Other blocks (a web search's results) are kept as
-// their JSON text.
-func resultContent(raw json.RawMessage) ([]session.Block, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil, nil
+// resultContent reads a tool result's content: a string, or a list of text
+// and image blocks. Other blocks (a web search's results) and other values
+// are kept as their JSON text.
+func resultContent(v *fastjson.Value) []session.Block {
+	switch {
+	case v == nil || v.Type() == fastjson.TypeNull:
+		return nil
+	case v.Type() == fastjson.TypeString:
+		return []session.Block{{Type: session.BlockText, Text: string(v.GetStringBytes())}}
+	case v.Type() != fastjson.TypeArray:
+		return []session.Block{{Type: session.BlockText, Text: string(v.MarshalTo(nil))}}
 	}
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, fmt.Errorf("tool result: %s", norm.JSONError(err))
-		}
-		return []session.Block{{Type: session.BlockText, Text: s}}, nil
-	}
-	if raw[0] != '[' {
-		return []session.Block{{Type: session.BlockText, Text: string(raw)}}, nil
-	}
-	var parts []json.RawMessage
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return nil, fmt.Errorf("tool result: %s", norm.JSONError(err))
-	}
-	out := make([]session.Block, 0, len(parts))
-	for _, p := range parts {
-		var c contentBlock
-		if err := json.Unmarshal(p, &c); err != nil {
-			out = append(out, session.Block{Type: session.BlockText, Text: string(p)})
-			continue
-		}
-		switch c.Type {
+	items, _ := v.Array()
+	out := make([]session.Block, 0, len(items))
+	for _, p := range items {
+		switch str(p, "type") {
 		case "text":
-			out = append(out, session.Block{Type: session.BlockText, Text: c.Text})
+			out = append(out, session.Block{Type: session.BlockText, Text: str(p, "text")})
 		case "image", "document":
-			b := session.Block{Type: session.BlockImage}
-			if c.Source != nil {
-				b.MIME = c.Source.MediaType
-			}
-			out = append(out, b)
+			out = append(out, session.Block{Type: session.BlockImage, MIME: string(p.GetStringBytes("source", "media_type"))})
 		default:
-			out = append(out, session.Block{Type: session.BlockText, Text: string(p)})
+			out = append(out, session.Block{Type: session.BlockText, Text: string(p.MarshalTo(nil))})
 		}
 	}
-	return out, nil
+	return out
+}
+
+// rawJSON returns v re-encoded as compact JSON (key order kept), or nil
+// for a missing or null value.
+func rawJSON(v *fastjson.Value) []byte {
+	if v == nil || v.Type() == fastjson.TypeNull {
+		return nil
+	}
+	return v.MarshalTo(nil)
 }

@@ -2,8 +2,12 @@ package claude
 
 import (
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
+	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
+
 	"strconv"
 	"strings"
 
@@ -48,6 +52,8 @@ type decoder struct {
 	// dupLine is the first line that repeated an imported uuid; dups
 	// counts such lines.
 	dupLine, dups int
+	parser        fastjson.Parser
+	rec           record
 }
 
 func newDecoder(name string) *decoder {
@@ -73,18 +79,26 @@ func (d *decoder) Finish() *session.Session {
 
 // Line decodes one record.
 func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, error) {
-	var rec record
-	if err := json.Unmarshal(line, &rec); err != nil {
-		return out, errors.New(norm.JSONError(err))
+	if !utf8.Valid(line) {
+		line = norm.ValidUTF8(line) // as encoding/json reads it: U+FFFD for each bad byte
 	}
+	v, err := d.parser.ParseBytes(line)
+	if err != nil {
+		return out, norm.FastJSONError(err)
+	}
+	if v.Type() != fastjson.TypeObject {
+		return out, fmt.Errorf("expected a JSON object, got %s", v.Type())
+	}
+	rec := &d.rec
+	readRecord(v, rec)
 	switch {
 	case rec.Type == "":
 		norm.Diag(d.s, d.file, n, session.SeverityError, "record without a type; line skipped")
 		return out, nil
 	case rec.Type == "summary":
-		return d.summary(&rec, n, out), nil
+		return d.summary(rec, n, out), nil
 	case rec.UUID != "":
-		return d.treeRecord(&rec, line, n, out), nil
+		return d.treeRecord(rec, line, n, out), nil
 	}
 	e := &session.Entry{ID: "L" + strconv.Itoa(n), Line: n, Time: norm.Time(rec.Timestamp), Kind: session.EntryMeta, Type: rec.Type, Raw: copyRaw(line)}
 	d.main.Entries = append(d.main.Entries, e)

@@ -13,9 +13,8 @@ func (d *decoder) fill(e *session.Entry, rec *record, line []byte, n int) {
 	case rec.Type == "system" && rec.Subtype == "compact_boundary":
 		e.Kind = session.EntryCompaction
 		e.Compaction = &session.Compaction{}
-		if rec.CompactMetadata != nil {
-			e.Compaction.TokensBefore = rec.CompactMetadata.PreTokens
-			e.Value = rec.CompactMetadata.Trigger
+		if rec.HasCompactMeta {
+			e.Compaction.TokensBefore, e.Value = rec.CompactPreTokens, rec.CompactTrigger
 		}
 		return
 	case (rec.Type == "user" || rec.Type == "assistant") && rec.Message != nil:

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"ctxscope/engine/session"
 )
@@ -129,4 +130,34 @@ func Finish(s *session.Session) {
 	if s.Title == "" {
 		s.Title = Title(main)
 	}
+}
+
+// ValidUTF8 returns b with each byte that is not part of valid UTF-8
+// replaced by U+FFFD, as encoding/json decodes strings.
+func ValidUTF8(b []byte) []byte {
+	out := make([]byte, 0, len(b)+16)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
+}
+
+// FastJSONError shortens a fastjson parse error: fastjson quotes the whole
+// unparsed rest of the line, which for a long line buries the cause.
+func FastJSONError(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "; unparsed tail:"); i >= 0 {
+		msg = msg[:i]
+	}
+	msg = strings.TrimPrefix(msg, "cannot parse JSON: ")
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return errors.New("invalid JSON: " + msg)
 }

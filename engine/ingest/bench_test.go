@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"ctxscope/engine/ingest"
+	"ctxscope/engine/ingest/jsonl"
 )
 
 // benchSize is the size of the file the throughput benchmarks import.
@@ -69,18 +71,23 @@ func retag(src, tag []byte) []byte {
 	return out
 }
 
-// readCorpusB is readCorpus for benchmarks.
+// peakRSS returns the process's peak resident set size. It never goes
+// down, so each benchmark whose RSS matters must run in a process of its
+// own (-bench with one name); see docs/bench/importers.md.
 func peakRSS() int64 {
 	var ru runtimeRusage
 	return maxRSS(&ru)
 }
 
+// BenchmarkImportClaudeCode imports the whole file into memory with
+// ingest.ReadFile: the session it returns is proportional to the file.
 func BenchmarkImportClaudeCode(b *testing.B) {
 	path := bigClaudeFile(b, benchSize)
 	info, _ := os.Stat(path)
 	b.SetBytes(info.Size())
 	runtime.GC()
 	b.ResetTimer()
+	cpu0 := cpuSeconds()
 	for i := 0; i < b.N; i++ {
 		s, err := ingest.ReadFile(path)
 		if err != nil {
@@ -90,6 +97,7 @@ func BenchmarkImportClaudeCode(b *testing.B) {
 			b.Fatalf("diagnostics: %v", s.Diagnostics[0])
 		}
 	}
+	reportCPU(b, info.Size(), cpu0)
 	b.ReportMetric(float64(peakRSS())/(1<<20), "peakRSS-MB")
 }
 
@@ -101,4 +109,94 @@ func envSize(def int) int {
 		return mb << 20
 	}
 	return def
+}
+
+// BenchmarkStreamClaudeCode decodes the same file with ingest.Stream, as a
+// store that keeps entries elsewhere does: entries are not retained.
+func BenchmarkStreamClaudeCode(b *testing.B) {
+	path := bigClaudeFile(b, benchSize)
+	info, _ := os.Stat(path)
+	b.SetBytes(info.Size())
+	runtime.GC()
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		s, err := ingest.Stream(f, path, func(u jsonl.Update) error {
+			n++
+			return nil
+		})
+		f.Close()
+		if err != nil || len(s.Diagnostics) > 0 || n == 0 {
+			b.Fatalf("err %v, %d updates, diagnostics %v", err, n, s.Diagnostics)
+		}
+	}
+	reportCPU(b, info.Size(), cpu0)
+	b.ReportMetric(float64(peakRSS())/(1<<20), "peakRSS-MB")
+}
+
+// BenchmarkBaselineReadLines reads the same file line by line and does
+// nothing else: the ceiling any importer is measured against.
+func BenchmarkBaselineReadLines(b *testing.B) {
+	path := bigClaudeFile(b, benchSize)
+	info, _ := os.Stat(path)
+	b.SetBytes(info.Size())
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lr := jsonl.NewReader(f, 0)
+		for {
+			if _, err := lr.Next(); err != nil {
+				break
+			}
+		}
+		f.Close()
+	}
+	reportCPU(b, info.Size(), cpu0)
+}
+
+// BenchmarkBaselineEncodingJSON decodes each line of the same file into a
+// map with encoding/json: what the standard decoder alone costs, without
+// any normalization.
+func BenchmarkBaselineEncodingJSON(b *testing.B) {
+	path := bigClaudeFile(b, benchSize)
+	info, _ := os.Stat(path)
+	b.SetBytes(info.Size())
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lr := jsonl.NewReader(f, 0)
+		for {
+			line, err := lr.Next()
+			if err != nil {
+				break
+			}
+			var v map[string]any
+			if err := json.Unmarshal(line, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+		f.Close()
+	}
+	reportCPU(b, info.Size(), cpu0)
+}
+
+// reportCPU adds the throughput per CPU-second of the benchmark loop.
+func reportCPU(b *testing.B, size int64, cpu0 float64) {
+	b.StopTimer()
+	if used := cpuSeconds() - cpu0; used > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/1e6/used, "MB/cpu-s")
+	}
 }

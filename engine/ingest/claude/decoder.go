@@ -38,6 +38,20 @@ type placed struct {
 	e *session.Entry
 }
 
+// latest is a thread's latest assistant entry and the line it was last
+// extended on.
+type latest struct {
+	placed
+	line int
+}
+
+// ref names an entry by id, with its thread; it does not keep the entry
+// alive.
+type ref struct {
+	t  *session.Thread
+	id string
+}
+
 // decoder decodes a transcript one line at a time.
 type decoder struct {
 	s    *session.Session
@@ -47,8 +61,19 @@ type decoder struct {
 	named bool
 	// byUUID maps every imported uuid, aliases of merged lines included,
 	// to its entry; byMsgID maps an assistant message id to its entry.
-	byUUID  map[string]placed
+	byUUID  *uuidIndex
 	byMsgID map[string]placed
+	// lastAsst is each thread's latest assistant entry, which Release
+	// keeps so that the next line of a split response still merges.
+	lastAsst map[*session.Thread]latest
+	line     int // the line being decoded
+	pruned   int // the line lastAsst was last pruned at
+	// Once Release has been called, dirty lists the threads that gained
+	// entries since, and stale the message ids that stopped being their
+	// thread's latest, so that Release costs what changed, not the file.
+	released bool
+	dirty    []*session.Thread
+	stale    []string
 	// dupLine is the first line that repeated an imported uuid; dups
 	// counts such lines.
 	dupLine, dups int
@@ -59,11 +84,46 @@ type decoder struct {
 func newDecoder(name string) *decoder {
 	main := &session.Thread{ID: "main", Kind: session.ThreadMain}
 	s := &session.Session{ID: norm.BaseID(name), Format: session.FormatClaudeCode, Agent: "claude-code", Source: name, Threads: []*session.Thread{main}}
-	return &decoder{s: s, file: name, main: main, byUUID: map[string]placed{}, byMsgID: map[string]placed{}}
+	return &decoder{s: s, file: name, main: main, byUUID: newUUIDIndex(), byMsgID: map[string]placed{}, lastAsst: map[*session.Thread]latest{}}
 }
 
 // Session returns the session decoded so far.
 func (d *decoder) Session() *session.Session { return d.s }
+
+// Release lets go of the entries reported so far (see jsonl.Releaser).
+// It keeps each thread's latest response, so that the next line of a split
+// response still merges, for genSize lines after the thread last grew;
+// later lines of an older response start entries of their own.
+func (d *decoder) Release() {
+	threads := d.dirty
+	if !d.released {
+		d.released, d.byUUID.bounded = true, true
+		threads = d.s.Threads
+		d.stale = d.stale[:0]
+		for id := range d.byMsgID {
+			d.stale = append(d.stale, id)
+		}
+	}
+	for _, t := range threads {
+		clear(t.Entries)
+		t.Entries = t.Entries[:0]
+	}
+	if d.line-d.pruned > genSize {
+		d.pruned = d.line
+		for t, l := range d.lastAsst {
+			if l.line < d.line-genSize {
+				delete(d.lastAsst, t)
+				d.stale = append(d.stale, l.e.Message.ID)
+			}
+		}
+	}
+	for _, id := range d.stale {
+		if p, ok := d.byMsgID[id]; ok && d.lastAsst[p.t].e != p.e {
+			delete(d.byMsgID, id)
+		}
+	}
+	d.dirty, d.stale = d.dirty[:0], d.stale[:0]
+}
 
 // Finish fills the fallback title and start time, reports skipped
 // duplicates, and returns the session.
@@ -79,6 +139,7 @@ func (d *decoder) Finish() *session.Session {
 
 // Line decodes one record.
 func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, error) {
+	d.line = n
 	if !utf8.Valid(line) {
 		line = norm.ValidUTF8(line) // as encoding/json reads it: U+FFFD for each bad byte
 	}
@@ -101,7 +162,7 @@ func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, 
 		return d.treeRecord(rec, line, n, out), nil
 	}
 	e := &session.Entry{ID: "L" + strconv.Itoa(n), Line: n, Time: norm.Time(rec.Timestamp), Kind: session.EntryMeta, Type: rec.Type, Raw: copyRaw(line)}
-	d.main.Entries = append(d.main.Entries, e)
+	d.appendEntry(d.main, e)
 	return append(out, jsonl.Update{Thread: d.main, Entry: e}), nil
 }
 
@@ -112,13 +173,13 @@ func (d *decoder) summary(rec *record, n int, out []jsonl.Update) []jsonl.Update
 	if d.s.Title == "" {
 		d.s.Title = norm.Short(rec.Summary, 80)
 	}
-	d.main.Entries = append(d.main.Entries, e)
+	d.appendEntry(d.main, e)
 	return append(out, jsonl.Update{Thread: d.main, Entry: e})
 }
 
 // treeRecord places a record that has a uuid in the entry tree.
 func (d *decoder) treeRecord(rec *record, line []byte, n int, out []jsonl.Update) []jsonl.Update {
-	if _, dup := d.byUUID[rec.UUID]; dup {
+	if _, dup := d.byUUID.get(rec.UUID); dup {
 		if d.dups == 0 {
 			d.dupLine = n
 		}
@@ -130,17 +191,24 @@ func (d *decoder) treeRecord(rec *record, line []byte, n int, out []jsonl.Update
 	if rec.Type == "assistant" && rec.Message != nil && rec.Message.ID != "" {
 		if p, ok := d.byMsgID[rec.Message.ID]; ok && p.t == t {
 			if d.merge(p.e, rec, n) {
-				d.byUUID[rec.UUID] = p
+				if l, ok := d.lastAsst[t]; ok && l.e == p.e {
+					d.lastAsst[t] = latest{p, n}
+				}
+				d.byUUID.put(rec.UUID, ref{t, p.e.ID})
 				return append(out, jsonl.Update{Thread: t, Entry: p.e, Merged: true})
 			}
 		}
 	}
 	e := &session.Entry{ID: rec.UUID, ParentID: d.parentOf(rec), Line: n, Time: norm.Time(rec.Timestamp), Type: rec.Type}
 	d.fill(e, rec, line, n)
-	t.Entries = append(t.Entries, e)
-	d.byUUID[rec.UUID] = placed{t, e}
+	d.appendEntry(t, e)
+	d.byUUID.put(rec.UUID, ref{t, e.ID})
 	if e.Message != nil && e.Message.Role == session.RoleAssistant && e.Message.ID != "" {
+		if old, ok := d.lastAsst[t]; ok && d.released {
+			d.stale = append(d.stale, old.e.Message.ID)
+		}
 		d.byMsgID[e.Message.ID] = placed{t, e}
+		d.lastAsst[t] = latest{placed{t, e}, n}
 	}
 	return append(out, jsonl.Update{Thread: t, Entry: e})
 }
@@ -180,7 +248,7 @@ func (d *decoder) threadFor(rec *record) *session.Thread {
 		return d.main
 	}
 	if rec.ParentUUID != nil {
-		if p, ok := d.byUUID[*rec.ParentUUID]; ok && p.t != d.main {
+		if p, ok := d.byUUID.get(*rec.ParentUUID); ok && p.t != d.main {
 			return p.t
 		}
 	}
@@ -210,10 +278,18 @@ func (d *decoder) parentOf(rec *record) string {
 	if id == "" {
 		id = rec.LogicalParentUUID
 	}
-	if p, ok := d.byUUID[id]; ok {
-		return p.e.ID
+	if p, ok := d.byUUID.get(id); ok {
+		return p.id
 	}
 	return id
+}
+
+// appendEntry adds e to t, noting t for Release.
+func (d *decoder) appendEntry(t *session.Thread, e *session.Entry) {
+	t.Entries = append(t.Entries, e)
+	if d.released && len(t.Entries) == 1 {
+		d.dirty = append(d.dirty, t)
+	}
 }
 
 func copyRaw(line []byte) json.RawMessage { return append(json.RawMessage(nil), line...) }

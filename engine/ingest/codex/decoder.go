@@ -49,6 +49,12 @@ func newDecoder(name string) *decoder {
 	return &decoder{s: s, t: t, file: name}
 }
 
+// Release lets go of the entries reported so far (see jsonl.Releaser).
+func (d *decoder) Release() {
+	clear(d.t.Entries)
+	d.t.Entries = d.t.Entries[:0]
+}
+
 // Session returns the session decoded so far.
 func (d *decoder) Session() *session.Session { return d.s }
 

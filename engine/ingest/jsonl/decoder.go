@@ -41,6 +41,16 @@ type Decoder interface {
 	Finish() *session.Session
 }
 
+// A Releaser is a Decoder that can let go of the entries it has reported,
+// for a consumer that keeps them elsewhere (the workspace store): after
+// Release, the session's threads hold no entries, and the decoder keeps
+// only what later lines may refer to (entry ids, the response a split
+// Claude Code message may still extend).
+type Releaser interface {
+	Decoder
+	Release()
+}
+
 // Decode feeds every line of r to d and returns the finished session.
 // Lines longer than max bytes (DefaultMaxRecord when max <= 0) and lines
 // that are not JSON become error diagnostics naming file:line; a final line

@@ -89,6 +89,12 @@ type decoder struct {
 
 func newDecoder(name string) *decoder { return &decoder{b: newBuilder(name)} }
 
+// Release lets go of the entries reported so far (see jsonl.Releaser).
+func (d *decoder) Release() {
+	clear(d.b.t.Entries)
+	d.b.t.Entries = d.b.t.Entries[:0]
+}
+
 // Session returns the session decoded so far.
 func (d *decoder) Session() *session.Session { return d.b.s }
 

@@ -113,26 +113,7 @@ func Formats() []session.Format {
 // first with a warning that names how many there are; use [ReadAll] to get
 // them all.
 func Read(r io.Reader, name string) (*session.Session, error) {
-	var first *session.Session
-	n := 0
-	err := ReadEach(r, name, func(s *session.Session) error {
-		if first == nil {
-			first = s
-		}
-		n++
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if first == nil {
-		return nil, fmt.Errorf("%s: the file holds no session", name)
-	}
-	if n > 1 {
-		first.Diagnostics = append(first.Diagnostics, session.Diagnostic{File: name, Severity: session.SeverityWarning,
-			Message: fmt.Sprintf("the file holds %d sessions; this is the first", n)})
-	}
-	return first, nil
+	return first(func(emit func(*session.Session) error) error { return ReadEach(r, name, emit) }, name)
 }
 
 // ReadAll detects the format of r and imports every session it holds.
@@ -185,9 +166,15 @@ func importEach(im Importer, r io.Reader, name string, emit func(*session.Sessio
 
 // ReadFile opens path and imports it with [Read].
 func ReadFile(path string) (*session.Session, error) {
+	return first(func(emit func(*session.Session) error) error { return ReadFileEach(path, emit) }, path)
+}
+
+// first runs a multi-session read and returns its first session, with a
+// warning that names how many the file holds when there are several.
+func first(each func(emit func(*session.Session) error) error, name string) (*session.Session, error) {
 	var first *session.Session
 	n := 0
-	err := ReadFileEach(path, func(s *session.Session) error {
+	err := each(func(s *session.Session) error {
 		if first == nil {
 			first = s
 		}
@@ -198,10 +185,10 @@ func ReadFile(path string) (*session.Session, error) {
 		return nil, err
 	}
 	if first == nil {
-		return nil, fmt.Errorf("%s: the file holds no session", path)
+		return nil, fmt.Errorf("%s: the file holds no session", name)
 	}
 	if n > 1 {
-		first.Diagnostics = append(first.Diagnostics, session.Diagnostic{File: path, Severity: session.SeverityWarning,
+		first.Diagnostics = append(first.Diagnostics, session.Diagnostic{File: name, Severity: session.SeverityWarning,
 			Message: fmt.Sprintf("the file holds %d sessions; this is the first", n)})
 	}
 	return first, nil

@@ -7,6 +7,7 @@ import (
 
 	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/ingest/jsonl"
+	"ctxscope/engine/ingest/openai"
 	"ctxscope/engine/session"
 )
 
@@ -25,15 +26,15 @@ func (d *decoder) item(raw json.RawMessage, n int, ts timeT) {
 	case "reasoning":
 		d.output(n, ts, reasoningBlocks(&it)...)
 	case "function_call":
-		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: it.Name, Arguments: argumentsJSON(it.Arguments)})
+		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: it.Name, Arguments: openai.Arguments(it.Arguments)})
 	case "custom_tool_call":
-		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: it.Name, Arguments: argumentsJSON(it.Input)})
+		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: it.Name, Arguments: openai.Arguments(it.Input)})
 	case "local_shell_call":
 		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: "local_shell", Arguments: norm.NonNull(it.Action)})
 	case "web_search_call":
 		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: "web_search", Arguments: norm.NonNull(it.Action)})
 	case "tool_search_call":
-		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: "tool_search", Arguments: argumentsJSON(it.Arguments)})
+		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: "tool_search", Arguments: openai.Arguments(it.Arguments)})
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output", "tool_search_output":
 		d.open = nil
 		e := d.add(n, ts, session.EntryMessage, it.Type)
@@ -148,21 +149,4 @@ func outputBlocks(raw json.RawMessage) []session.Block {
 		}
 	}
 	return []session.Block{{Type: session.BlockText, Text: string(raw)}}
-}
-
-// argumentsJSON returns a call's arguments as JSON: the object a JSON
-// string holds when it holds one, else the value as it was written.
-func argumentsJSON(raw json.RawMessage) json.RawMessage {
-	raw = norm.NonNull(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return raw
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return raw
-	}
-	if t := bytes.TrimSpace([]byte(s)); len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid(t) {
-		return json.RawMessage(t)
-	}
-	return append(json.RawMessage(nil), raw...)
 }

@@ -40,17 +40,7 @@ func (Importer) Sniff(head []byte) bool {
 
 // Import returns the first sample of r.
 func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
-	var first *session.Session
-	err := im.ImportEach(r, name, func(s *session.Session) error {
-		if first == nil {
-			first = s
-		}
-		return nil
-	})
-	if err == nil && first == nil {
-		err = fmt.Errorf("%s: the log holds no sample", name)
-	}
-	return first, err
+	return norm.First(func(emit func(*session.Session) error) error { return im.ImportEach(r, name, emit) }, name, "sample")
 }
 
 // ImportEach reads every sample of r. A .eval container needs random

@@ -34,17 +34,7 @@ func (Importer) Sniff(head []byte) bool {
 
 // Import returns the first session of r.
 func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
-	var first *session.Session
-	err := im.ImportEach(r, name, func(s *session.Session) error {
-		if first == nil {
-			first = s
-		}
-		return nil
-	})
-	if err == nil && first == nil {
-		err = fmt.Errorf("%s: no session record", name)
-	}
-	return first, err
+	return norm.First(func(emit func(*session.Session) error) error { return im.ImportEach(r, name, emit) }, name, "session record")
 }
 
 // ImportEach reads every session of r.

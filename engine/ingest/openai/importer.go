@@ -36,20 +36,7 @@ func (Importer) Sniff(head []byte) bool {
 
 // Import returns the first conversation of r.
 func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
-	var first *session.Session
-	err := im.ImportEach(r, name, func(s *session.Session) error {
-		if first == nil {
-			first = s
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if first == nil {
-		return nil, fmt.Errorf("%s: no conversation found", name)
-	}
-	return first, nil
+	return norm.First(func(emit func(*session.Session) error) error { return im.ImportEach(r, name, emit) }, name, "conversation")
 }
 
 // ImportEach reads every conversation of r, in file order.

@@ -36,17 +36,7 @@ func (Importer) Sniff(head []byte) bool {
 
 // Import returns the first trajectory of r.
 func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
-	var first *session.Session
-	err := im.ImportEach(r, name, func(s *session.Session) error {
-		if first == nil {
-			first = s
-		}
-		return nil
-	})
-	if err == nil && first == nil {
-		err = fmt.Errorf("%s: no trajectory found", name)
-	}
-	return first, err
+	return norm.First(func(emit func(*session.Session) error) error { return im.ImportEach(r, name, emit) }, name, "trajectory")
 }
 
 // errStop ends reading after emit failed.

@@ -161,3 +161,21 @@ func FastJSONError(err error) error {
 	}
 	return errors.New("invalid JSON: " + msg)
 }
+
+// First runs a multi-session import and returns its first session, for
+// importers whose Import returns one session of a file that may hold
+// several; what names the kind of session in the error for a file that
+// holds none.
+func First(each func(emit func(*session.Session) error) error, name, what string) (*session.Session, error) {
+	var first *session.Session
+	err := each(func(s *session.Session) error {
+		if first == nil {
+			first = s
+		}
+		return nil
+	})
+	if err == nil && first == nil {
+		err = fmt.Errorf("%s: no %s found", name, what)
+	}
+	return first, err
+}

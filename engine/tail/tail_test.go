@@ -248,3 +248,36 @@ func TestDiscover(t *testing.T) {
 		t.Error("an empty home must find nothing")
 	}
 }
+
+// TestReaderClaudeMerge follows a Claude Code transcript whose response is
+// written over two lines: the second line arrives as a merged update of
+// the first entry, and the copy sent earlier is not changed by it.
+func TestReaderClaudeMerge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	line := func(uuid, parent, block string, out int) string {
+		return fmt.Sprintf(`{"type":"assistant","uuid":"%s","parentUuid":"%s","sessionId":"s","message":{"id":"msg1","role":"assistant","content":[%s],"usage":{"input_tokens":1,"output_tokens":%d}}}`+"\n", uuid, parent, block, out)
+	}
+	appendFile(t, path, `{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"go"}}`+"\n"+
+		line("a1", "u", `{"type":"text","text":"thinking about it"}`, 1))
+	r := Open(path, Position{}, 0)
+	defer r.Close()
+	first, err := r.Poll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, path, line("a2", "a1", `{"type":"tool_use","id":"t","name":"Bash","input":{}}`, 9))
+	second, err := r.Poll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := first[len(first)-1].Entry
+	if len(second) != 1 || !second[0].Merged || second[0].Entry.ID != early.ID {
+		t.Fatalf("second poll %+v", second)
+	}
+	if m := second[0].Entry.Message; len(m.Blocks) != 2 || m.Usage.Output != 9 {
+		t.Errorf("merged entry: %d blocks, output %d", len(m.Blocks), m.Usage.Output)
+	}
+	if m := early.Message; len(m.Blocks) != 1 || m.Usage.Output != 1 {
+		t.Errorf("the earlier copy changed: %d blocks, output %d", len(m.Blocks), m.Usage.Output)
+	}
+}

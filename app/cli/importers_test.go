@@ -89,3 +89,27 @@ func TestInspectManySessions(t *testing.T) {
 		t.Errorf("%d tool calls, want 1164", calls)
 	}
 }
+
+// TestTailFollow runs `ctxscope tail PATH --count 2` while records are
+// appended to a file that does not exist when the command starts.
+func TestTailFollow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	done := make(chan string)
+	go func() {
+		out, _, _ := run(t, "tail", path, "--count", "2")
+		done <- out
+	}()
+	lines := `{"type":"session","version":3,"id":"live","timestamp":"2026-01-01T00:00:00Z"}
+{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"first","timestamp":1}}
+{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls"}}],"timestamp":2}}
+`
+	// The watcher may start after the file is written: either way the
+	// records must be printed once.
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := <-done
+	if !strings.Contains(out, "pi session live") || !strings.Contains(out, "+ 2 user: first") || !strings.Contains(out, "+ 3 assistant: call bash") {
+		t.Errorf("output:\n%s", out)
+	}
+}

@@ -57,6 +57,12 @@ func runTail(env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	return p.follow(ctx, w, *count)
+}
+
+// follow prints the watcher's events until ctx ends or, when count > 0,
+// count entry events were printed.
+func (p *eventPrinter) follow(ctx context.Context, w *tail.Watcher, count int) error {
 	entries := 0
 	for {
 		select {
@@ -70,7 +76,7 @@ func runTail(env *Env, args []string) error {
 				return err
 			}
 			if ev.Kind == tail.EventEntry {
-				if entries++; *count > 0 && entries >= *count {
+				if entries++; count > 0 && entries >= count {
 					return nil
 				}
 			}

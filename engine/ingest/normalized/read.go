@@ -39,65 +39,86 @@ func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
 
 // ImportEach reads every session of r.
 func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session) error) error {
+	rd := &reader{name: name, emit: emit}
 	lr := jsonl.NewReader(r, 0)
-	var cur *session.Session
-	threads := map[string]*session.Thread{}
-	var orphan []session.Diagnostic
 	for {
 		line, err := lr.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil && !errors.Is(err, jsonl.ErrTooLong) {
-			return fmt.Errorf("read %s: %w", name, err)
-		}
-		n := lr.Line()
-		bad := func(format string, args ...any) {
-			d := session.Diagnostic{File: name, Line: n, Severity: session.SeverityError, Message: fmt.Sprintf(format, args...)}
-			if cur == nil {
-				orphan = append(orphan, d)
-			} else {
-				cur.Diagnostics = append(cur.Diagnostics, d)
-			}
+		if errors.Is(err, jsonl.ErrTooLong) {
+			rd.bad(lr.Line(), "record skipped: the line is longer than %d bytes", jsonl.DefaultMaxRecord)
+			continue
 		}
 		if err != nil {
-			bad("record skipped: the line is longer than %d bytes", jsonl.DefaultMaxRecord)
-			continue
+			return fmt.Errorf("read %s: %w", name, err)
 		}
-		var probe struct {
-			Type   string `json:"type"`
-			Thread string `json:"thread"`
-		}
-		if err := json.Unmarshal(line, &probe); err != nil {
-			bad("line skipped: %s", norm.JSONError(err))
-			continue
-		}
-		if probe.Type == typeSession {
-			if cur != nil {
-				if err := emit(cur); err != nil {
-					return err
-				}
-			}
-			cur, threads = readSession(line, name, n), map[string]*session.Thread{}
-			cur.Diagnostics = append(orphan, cur.Diagnostics...)
-			orphan = nil
-			continue
-		}
-		if cur == nil {
-			bad("a %q record before any session record; skipped", probe.Type)
-			continue
-		}
-		if err := readRecord(cur, threads, probe.Type, probe.Thread, line); err != nil {
-			bad("%v; skipped", err)
+		if err := rd.line(line, lr.Line()); err != nil {
+			return err
 		}
 	}
-	if cur == nil {
-		if len(orphan) == 0 {
+	return rd.end()
+}
+
+// reader assembles sessions from records.
+type reader struct {
+	name    string
+	emit    func(*session.Session) error
+	cur     *session.Session
+	threads map[string]*session.Thread
+	// orphan holds problems found before the first session record.
+	orphan []session.Diagnostic
+}
+
+func (rd *reader) bad(n int, format string, args ...any) {
+	d := session.Diagnostic{File: rd.name, Line: n, Severity: session.SeverityError, Message: fmt.Sprintf(format, args...)}
+	if rd.cur == nil {
+		rd.orphan = append(rd.orphan, d)
+		return
+	}
+	rd.cur.Diagnostics = append(rd.cur.Diagnostics, d)
+}
+
+// line handles one record; only an error of emit is returned.
+func (rd *reader) line(line []byte, n int) error {
+	var probe struct {
+		Type   string `json:"type"`
+		Thread string `json:"thread"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil {
+		rd.bad(n, "line skipped: %s", norm.JSONError(err))
+		return nil
+	}
+	switch {
+	case probe.Type == typeSession:
+		if rd.cur != nil {
+			if err := rd.emit(rd.cur); err != nil {
+				return err
+			}
+		}
+		rd.cur, rd.threads = readSession(line, rd.name, n), map[string]*session.Thread{}
+		rd.cur.Diagnostics = append(rd.orphan, rd.cur.Diagnostics...)
+		rd.orphan = nil
+	case rd.cur == nil:
+		rd.bad(n, "a %q record before any session record; skipped", probe.Type)
+	default:
+		if err := readRecord(rd.cur, rd.threads, probe.Type, probe.Thread, line); err != nil {
+			rd.bad(n, "%v; skipped", err)
+		}
+	}
+	return nil
+}
+
+// end emits the last session, or one that carries the problems of a file
+// without any session record.
+func (rd *reader) end() error {
+	if rd.cur == nil {
+		if len(rd.orphan) == 0 {
 			return nil
 		}
-		cur = &session.Session{ID: norm.BaseID(name), Format: session.FormatNormalized, Source: name, Diagnostics: orphan}
+		rd.cur = &session.Session{ID: norm.BaseID(rd.name), Format: session.FormatNormalized, Source: rd.name, Diagnostics: rd.orphan}
 	}
-	return emit(cur)
+	return rd.emit(rd.cur)
 }
 
 func readSession(line []byte, name string, n int) *session.Session {

@@ -68,6 +68,7 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 // reading loop.
 type emitError struct{ err error }
 
+// Error returns the caller's error message.
 func (e emitError) Error() string { return e.err.Error() }
 
 // reader turns top-level values into sessions.

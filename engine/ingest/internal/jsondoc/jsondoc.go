@@ -189,6 +189,7 @@ type lineCounter struct {
 	pending  []int64 // offsets of newlines not yet passed by a query
 }
 
+// Read reads from the underlying reader and notes where its newlines are.
 func (lc *lineCounter) Read(p []byte) (int, error) {
 	n, err := lc.r.Read(p)
 	for i := 0; i < n; {

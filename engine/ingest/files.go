@@ -82,6 +82,24 @@ func expandOne(p string, add func(string)) error {
 	return nil
 }
 
+// withCompanions adds, after each named file X.jsonl, the directory
+// X/subagents when it exists: where Claude Code 2 writes the subagents of
+// session X, so that naming the main transcript brings its subagents.
+func withCompanions(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, p)
+		if !strings.HasSuffix(p, ".jsonl") || strings.ContainsAny(p, "*?[") {
+			continue
+		}
+		dir := filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents")
+		if info, err := os.Stat(dir); err == nil && info.IsDir() {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
 // FileError is a file that [ReadPaths] could not import.
 type FileError struct {
 	Path string
@@ -95,14 +113,15 @@ func (e FileError) Error() string { return e.Err.Error() }
 func (e FileError) Unwrap() error { return e.Err }
 
 // ReadPaths expands paths with [Expand] and imports every session of every
-// file. Sessions that are subagent threads of another imported session
+// file; a named Claude Code transcript X.jsonl brings the subagent files
+// under X/subagents with it. Sessions that are subagent threads of another imported session
 // (Claude Code's subagents/agent-*.jsonl files, Codex subagent rollouts)
 // are joined to that session as threads. Files that cannot be imported,
 // such as files of no known format found in a directory, are returned as
 // FileErrors and do not stop the others; the error result is only for
 // paths that name nothing.
 func ReadPaths(paths []string) ([]*session.Session, []FileError, error) {
-	files, err := Expand(paths)
+	files, err := Expand(withCompanions(paths))
 	if err != nil {
 		return nil, nil, err
 	}

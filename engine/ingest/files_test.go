@@ -58,6 +58,11 @@ func TestReadPathsJoinsSubagents(t *testing.T) {
 			t.Errorf("unexpected failure %v", f)
 		}
 	}
+	// Naming the main transcript alone brings its subagents too.
+	ss, _, err = ingest.ReadPaths([]string{filepath.Join(dir, "sess.jsonl")})
+	if err != nil || len(ss) != 1 || len(ss[0].Threads) != 3 {
+		t.Errorf("from the main file: %d sessions (%v)", len(ss), err)
+	}
 }
 
 func TestExpand(t *testing.T) {

@@ -113,3 +113,10 @@ func TestTailFollow(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+func TestOneLineNeutralizesEscapes(t *testing.T) {
+	got := oneLine("red \x1b[31mtext\x1b[0m\nnext line\tend", 80)
+	if strings.ContainsRune(got, 0x1b) || strings.Contains(got, "\n") || got != "red \uFFFD[31mtext\uFFFD[0m next line end" {
+		t.Errorf("oneLine = %q", got)
+	}
+}

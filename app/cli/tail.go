@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"unicode"
 
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/session"
@@ -138,11 +139,11 @@ func describeEvent(ev tail.Event) string {
 	switch ev.Kind {
 	case tail.EventOpened:
 		s := ev.Session
-		return fmt.Sprintf("== %s: %s session %s (%s)", ev.Path, s.Format, s.ID, s.Agent)
+		return fmt.Sprintf("== %s: %s session %s (%s)", ev.Path, s.Format, oneLine(s.ID, 80), oneLine(s.Agent, 60))
 	case tail.EventReset:
 		return fmt.Sprintf("== %s: truncated or replaced; reading it again", ev.Path)
 	case tail.EventDiagnostic:
-		return "!! " + ev.Diagnostic.String()
+		return "!! " + oneLine(ev.Diagnostic.String(), 300)
 	case tail.EventError:
 		return fmt.Sprintf("!! %v", ev.Err)
 	}
@@ -153,7 +154,7 @@ func describeEvent(ev tail.Event) string {
 	}
 	thread := ""
 	if ev.ThreadKind == session.ThreadSubagent {
-		thread = " [" + ev.Thread + "]"
+		thread = " [" + oneLine(ev.Thread, 60) + "]"
 	}
 	return fmt.Sprintf("%s %d%s %s", verb, e.Line, thread, entrySummary(e))
 }
@@ -163,7 +164,7 @@ func entrySummary(e *session.Entry) string {
 	if e.Message == nil {
 		s := string(e.Kind)
 		if e.Type != "" {
-			s += " " + e.Type
+			s += " " + oneLine(e.Type, 40)
 		}
 		if e.Value != "" {
 			s += ": " + oneLine(e.Value, 80)
@@ -186,9 +187,9 @@ func entrySummary(e *session.Entry) string {
 				parts = append(parts, "(thinking) "+oneLine(b.Text, 40))
 			}
 		case session.BlockToolCall:
-			parts = append(parts, "call "+b.ToolName+" "+oneLine(string(b.Arguments), 60))
+			parts = append(parts, "call "+oneLine(b.ToolName, 40)+" "+oneLine(string(b.Arguments), 60))
 		case session.BlockToolResult:
-			parts = append(parts, "result "+b.ToolName+" "+oneLine(b.ResultText(), 60))
+			parts = append(parts, "result "+oneLine(b.ToolName, 40)+" "+oneLine(b.ResultText(), 60))
 		case session.BlockImage:
 			parts = append(parts, "(image)")
 		}
@@ -200,9 +201,17 @@ func entrySummary(e *session.Entry) string {
 	return role + ": " + strings.Join(parts, " | ")
 }
 
-// oneLine flattens s to one line of at most n runes.
+// oneLine flattens s to one line of at most n runes. Session content is
+// untrusted: control characters, terminal escape sequences among them,
+// are shown as U+FFFD instead of reaching the terminal.
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 	if r := []rune(s); len(r) > n {
 		s = string(r[:n-1]) + "…"
 	}

@@ -99,19 +99,28 @@ func (p *eventPrinter) once(paths []string) error {
 		return err
 	}
 	for _, f := range files {
-		r := tail.Open(f, tail.Position{}, 0)
+		if err := p.onceFile(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// onceFile prints the events of one file read to its end.
+func (p *eventPrinter) onceFile(path string) error {
+	r := tail.Open(path, tail.Position{}, 0)
+	defer r.Close()
+	for {
 		evs, err := r.Poll()
-		r.Close()
 		for _, ev := range evs {
 			if err := p.print(ev); err != nil {
 				return err
 			}
 		}
-		if err != nil {
+		if err != nil || !r.More() {
 			return err
 		}
 	}
-	return nil
 }
 
 func (p *eventPrinter) print(ev tail.Event) error {

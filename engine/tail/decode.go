@@ -30,7 +30,11 @@ func (r *Reader) line(line []byte, evs []Event) []Event {
 		evs = append(evs, Event{Kind: EventEntry, Path: r.path, Thread: u.Thread.ID, ThreadKind: u.Thread.Kind, ParentID: u.Thread.ParentID,
 			Entry: snapshotEntry(u.Entry), Merged: u.Merged, Offset: r.pos.Offset + int64(len(line)+1)})
 	}
-	return r.diagnostics(evs, before)
+	evs = r.diagnostics(evs, before)
+	if rel, ok := r.feeder.Decoder.(jsonl.Releaser); ok {
+		rel.Release()
+	}
+	return evs
 }
 
 // diagnostics reports the session's diagnostics from index from on.

@@ -109,15 +109,22 @@ func (w *Watcher) pollAll() {
 	}
 }
 
+// poll reads what r gained, chunk by chunk, and sends the events.
 func (w *Watcher) poll(r *Reader) {
-	evs, err := r.Poll()
-	for _, ev := range evs {
-		if !w.send(ev) {
+	for {
+		evs, err := r.Poll()
+		for _, ev := range evs {
+			if !w.send(ev) {
+				return
+			}
+		}
+		if err != nil {
+			w.send(Event{Kind: EventError, Path: r.Path(), Err: err})
 			return
 		}
-	}
-	if err != nil {
-		w.send(Event{Kind: EventError, Path: r.Path(), Err: err})
+		if !r.More() {
+			return
+		}
 	}
 }
 

@@ -36,6 +36,8 @@ type Reader struct {
 	// inert is set once the file proved impossible to follow.
 	inert bool
 	err   error // why the reader is inert
+	// more is set when the last Poll stopped before the end of the file.
+	more bool
 	// primed is set when the decoder was primed with the first line of a
 	// resumed file; the opened event is still to be sent.
 	primed bool
@@ -68,11 +70,21 @@ func Open(path string, pos Position, maxRecord int) *Reader {
 // Path returns the followed path.
 func (r *Reader) Path() string { return r.path }
 
+// More reports whether the last Poll stopped before the end of the file
+// because it had read pollChunk bytes; poll again to go on. Reading a big
+// file in chunks keeps the events of one poll, and so memory, bounded.
+func (r *Reader) More() bool { return r.more }
+
+// pollChunk is how much one Poll reads at most.
+const pollChunk = 4 << 20
+
 // Position returns how far the reader has consumed the file.
 func (r *Reader) Position() Position { return r.pos }
 
 // Session returns the session decoded so far, or nil before the format
-// is known. It belongs to the reader's goroutine.
+// is known: its header, threads and diagnostics. Entries are not kept
+// once reported (events carry copies), so that following a file of any
+// size takes bounded memory. It belongs to the reader's goroutine.
 func (r *Reader) Session() *session.Session {
 	if r.feeder == nil {
 		return nil
@@ -215,6 +227,8 @@ func (r *Reader) read(evs []Event) ([]Event, error) {
 	if r.skipping {
 		at = r.pos.Offset
 	}
+	start := at
+	r.more = false
 	for {
 		n, err := r.f.ReadAt(r.buf, at)
 		at += int64(n)
@@ -223,6 +237,10 @@ func (r *Reader) read(evs []Event) ([]Event, error) {
 			return evs, nil
 		}
 		if errors.Is(err, io.EOF) || n == 0 {
+			return evs, nil
+		}
+		if at-start >= pollChunk {
+			r.more = true // a big file: let the caller deliver these first
 			return evs, nil
 		}
 		if err != nil {

@@ -281,3 +281,46 @@ func TestReaderClaudeMerge(t *testing.T) {
 		t.Errorf("the earlier copy changed: %d blocks, output %d", len(m.Blocks), m.Usage.Output)
 	}
 }
+
+// TestReaderChunks reads a file larger than one poll's chunk: every record
+// arrives once, over several polls.
+func TestReaderChunks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	var sb strings.Builder
+	sb.WriteString(header("big"))
+	const n = 40000
+	for i := 1; i <= n; i++ {
+		sb.WriteString(record(i))
+	}
+	if sb.Len() < 2*pollChunk {
+		t.Fatalf("test file of %d bytes is too small", sb.Len())
+	}
+	appendFile(t, path, sb.String())
+	r := Open(path, Position{}, 0)
+	defer r.Close()
+	polls, got := 0, 0
+	for {
+		evs, err := r.Poll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		polls++
+		for _, ev := range evs {
+			if ev.Kind == EventEntry {
+				got++
+				if want := fmt.Sprintf("record %d", got); ev.Entry.Message.Blocks[0].Text != want {
+					t.Fatalf("entry %q, want %q", ev.Entry.Message.Blocks[0].Text, want)
+				}
+			}
+		}
+		if !r.More() {
+			break
+		}
+	}
+	if got != n || polls < 3 {
+		t.Errorf("%d entries in %d polls, want %d in at least 3", got, polls, n)
+	}
+	if s := r.Session(); len(s.Main().Entries) != 0 {
+		t.Errorf("the reader kept %d entries", len(s.Main().Entries))
+	}
+}

@@ -288,7 +288,7 @@ func TestReaderChunks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.jsonl")
 	var sb strings.Builder
 	sb.WriteString(header("big"))
-	const n = 40000
+	const n = 60000
 	for i := 1; i <= n; i++ {
 		sb.WriteString(record(i))
 	}

@@ -47,14 +47,19 @@ func (r *Reader) diagnostics(evs []Event, from int) []Event {
 	return evs
 }
 
-// detect picks the decoder from the first line of the file. Blank lines
-// wait; a line of no followable format makes the reader inert, with the
-// reason in r.err.
+// detect picks the decoder from the head of the file, once its first line
+// is complete. Blank lines wait; a file of no followable format makes the
+// reader inert, with the reason in r.err.
 func (r *Reader) detect(line []byte) bool {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return false
 	}
-	im, err := ingest.Detect(line)
+	head := make([]byte, ingest.SniffSize)
+	n, _ := r.f.ReadAt(head, 0)
+	if n < len(line) {
+		head, n = line, len(line) // the file shrank under us: judge by the line
+	}
+	im, err := ingest.Detect(head[:n])
 	if err == nil {
 		if inc, ok := im.(ingest.Incremental); ok {
 			r.format = im.Format()

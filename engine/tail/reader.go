@@ -275,6 +275,9 @@ func (r *Reader) consume(data []byte, evs []Event) []Event {
 			line = r.partial
 		}
 		evs = r.line(line, evs)
+		if r.inert {
+			return evs
+		}
 		r.pos.Offset += int64(len(line) + 1)
 		r.remember(line)
 		r.partial = r.partial[:0]

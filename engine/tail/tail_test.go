@@ -219,16 +219,21 @@ func waitFor(seen <-chan int, n int) {
 	}
 }
 
-// TestNotFollowable reports a whole-document format as an error event.
+// TestNotFollowable reports a whole-document format as one error event,
+// whether the document is on one line or pretty-printed over many.
 func TestNotFollowable(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "log.json")
-	appendFile(t, path, `{"version":2,"status":"success","eval":{"task":"x"},"samples":[]}`+"\n")
-	evs, err := Open(path, Position{}, 0).Poll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(evs) != 1 || evs[0].Kind != EventError || !errors.Is(evs[0].Err, ErrNotFollowable) {
-		t.Errorf("events %+v, want one ErrNotFollowable", evs)
+	doc := `{"version":2,"status":"success","eval":{"task":"x"},"samples":[]}`
+	pretty := strings.ReplaceAll(strings.ReplaceAll(doc, ",", ",\n  "), "{", "{\n  ")
+	for _, text := range []string{doc, pretty} {
+		path := filepath.Join(t.TempDir(), "log.json")
+		appendFile(t, path, text+"\n")
+		evs, err := Open(path, Position{}, 0).Poll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) != 1 || evs[0].Kind != EventError || !errors.Is(evs[0].Err, ErrNotFollowable) {
+			t.Errorf("events %+v, want one ErrNotFollowable", evs)
+		}
 	}
 }
 

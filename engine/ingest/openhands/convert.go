@@ -117,6 +117,13 @@ func (b *builder) toolCall(ev *event, line int) {
 			}
 		}
 	}
+	if resp == nil {
+		// Without the model's response, the action's thought is its text.
+		var a args
+		if json.Unmarshal(ev.Args, &a) == nil && strings.TrimSpace(a.Thought) != "" {
+			m.Blocks = append(m.Blocks, session.Block{Type: session.BlockText, Text: a.Thought})
+		}
+	}
 	m.Blocks = append(m.Blocks, call)
 	b.open = b.add(ev, line, m)
 	b.openID = ""

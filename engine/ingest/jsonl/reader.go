@@ -90,12 +90,16 @@ func (r *Reader) readLine() ([]byte, error) {
 			}
 			r.line++
 			r.partial = true
+			// The limit leaves room for a newline this last line lacks.
+			tooLong = tooLong || len(r.buf) > r.max
 		case err != nil:
 			return nil, err
 		default:
 			r.line++
 			r.partial = false
-			r.buf = r.buf[:len(r.buf)-1]
+			if !tooLong {
+				r.buf = r.buf[:len(r.buf)-1] // the newline
+			}
 		}
 		if tooLong {
 			return nil, fmt.Errorf("line %d: %w (%d bytes)", r.line, ErrTooLong, r.max)

@@ -259,10 +259,16 @@ func (r *Reader) consume(data []byte, evs []Event) []Event {
 		}
 		chunk := data[:i]
 		data = data[i+1:]
+		if !r.skipping && len(r.partial)+len(chunk) > r.max {
+			// A whole line over the limit within one read: skip it too.
+			r.pos.Offset += int64(len(r.partial))
+			r.partial, r.skipping = r.partial[:0], true
+		}
 		if r.skipping {
 			r.skipping = false
 			r.pos.Offset += int64(i + 1)
 			r.pos.Line++
+			r.tailBytes = r.tailBytes[:0] // what was skipped is not remembered
 			if r.feeder != nil {
 				r.feeder.TooLong(r.pos.Line)
 				evs = r.diagnostics(evs, len(r.Session().Diagnostics)-1)

@@ -329,3 +329,30 @@ func TestReaderChunks(t *testing.T) {
 		t.Errorf("the reader kept %d entries", len(s.Main().Entries))
 	}
 }
+
+// TestReaderTooLong skips a line over the record limit, whether it arrives
+// whole or in pieces, and reads on.
+func TestReaderTooLong(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	long := record(2)
+	long = long[:len(long)-1] + strings.Repeat(" ", 600) + "\n"
+	r := Open(path, Position{}, 500)
+	defer r.Close()
+	var evs []Event
+	for _, part := range []string{header("s") + record(1) + long, long[:300], long[300:] + record(3)} {
+		appendFile(t, path, part)
+		more, err := r.Poll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, more...)
+	}
+	got, _ := texts(evs)
+	want := "record 1|problem: " // then the two skipped lines, then record 3
+	if len(got) != 4 || !strings.HasPrefix(strings.Join(got, "|"), want) || got[3] != "record 3" {
+		t.Errorf("events %q", got)
+	}
+	if p := r.Position(); p.Line != 5 {
+		t.Errorf("position %+v, want line 5", p)
+	}
+}

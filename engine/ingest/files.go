@@ -143,7 +143,7 @@ func ReadPaths(paths []string) ([]*session.Session, []FileError, error) {
 // into that session, as threads after its own, and returns the remaining
 // sessions in their original order. A session is a subagent session when
 // its first thread is a subagent thread whose ParentID names a thread of
-// another session. Subagent sessions whose parent is not in the list stay
+// another session (Codex) or another session (Claude Code). Subagent sessions whose parent is not in the list stay
 // on their own.
 func Join(sessions []*session.Session) []*session.Session {
 	owner := map[string]*session.Session{}
@@ -152,6 +152,11 @@ func Join(sessions []*session.Session) []*session.Session {
 			if _, dup := owner[t.ID]; !dup {
 				owner[t.ID] = s
 			}
+		}
+	}
+	for _, s := range sessions { // a parent named by its session id
+		if _, dup := owner[s.ID]; !dup {
+			owner[s.ID] = s
 		}
 	}
 	out := sessions[:0:0]

@@ -223,8 +223,6 @@ func (d *decoder) noteSession(rec *record) {
 			// A version 2 subagent file: the whole file is one thread.
 			d.main.Kind, d.main.ID, d.main.ParentID = session.ThreadSubagent, "agent-"+rec.AgentID, rec.SessionID
 			d.s.ID = rec.SessionID + "/agent-" + rec.AgentID
-		} else {
-			d.main.ID = rec.SessionID
 		}
 	}
 	if d.s.CWD == "" {

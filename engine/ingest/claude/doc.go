@@ -14,11 +14,12 @@
 //     copies history) is skipped.
 //   - Tool results arrive in user lines; such a line becomes a tool
 //     message (RoleTool).
-//   - Sidechain lines of version 1 (isSidechain, inline in the main file)
-//     become one subagent thread per sidechain root. A version 2 subagent
-//     file (every line a sidechain with an agentId) is one subagent thread
-//     whose ParentID is the main thread's id, the sessionId, so that
-//     [ctxscope/engine/ingest.Join] can attach it to its session.
+//   - The main thread's id is "main". Sidechain lines of version 1
+//     (isSidechain, inline in the main file) become one subagent thread per
+//     sidechain root, whose ParentID is "main". A version 2 subagent file
+//     (every line a sidechain with an agentId) is one subagent thread,
+//     "agent-<agentId>", whose ParentID is the sessionId: the session it
+//     belongs to, so that [ctxscope/engine/ingest.Join] can attach it.
 //   - summary lines become compaction entries at the root of the tree
 //     (they change no request's input); a system compact_boundary becomes
 //     a compaction entry linked to its logical parent, with the user line

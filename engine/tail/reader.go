@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 
 	"ctxscope/engine/ingest/jsonl"
 	"ctxscope/engine/session"
@@ -41,7 +42,6 @@ type Reader struct {
 	// primed is set when the decoder was primed with the first line of a
 	// resumed file; the opened event is still to be sent.
 	primed bool
-	buf    []byte
 	// tailBytes are the last bytes consumed (up to tailSize), to notice a
 	// file rewritten in place past its old size between two polls.
 	tailBytes []byte
@@ -74,6 +74,10 @@ func (r *Reader) Path() string { return r.path }
 // because it had read pollChunk bytes; poll again to go on. Reading a big
 // file in chunks keeps the events of one poll, and so memory, bounded.
 func (r *Reader) More() bool { return r.more }
+
+// readBufs holds read buffers, shared by all readers so that following
+// thousands of mostly idle files does not hold a buffer for each.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // pollChunk is how much one Poll reads at most.
 const pollChunk = 4 << 20
@@ -220,9 +224,9 @@ func (r *Reader) restart(evs []Event) []Event {
 
 // read consumes the file from the reader's position to its end.
 func (r *Reader) read(evs []Event) ([]Event, error) {
-	if r.buf == nil {
-		r.buf = make([]byte, 64<<10)
-	}
+	bp := readBufs.Get().(*[]byte)
+	defer readBufs.Put(bp)
+	buf := *bp
 	at := r.pos.Offset + int64(len(r.partial))
 	if r.skipping {
 		at = r.pos.Offset
@@ -230,9 +234,9 @@ func (r *Reader) read(evs []Event) ([]Event, error) {
 	start := at
 	r.more = false
 	for {
-		n, err := r.f.ReadAt(r.buf, at)
+		n, err := r.f.ReadAt(buf, at)
 		at += int64(n)
-		evs = r.consume(r.buf[:n], evs)
+		evs = r.consume(buf[:n], evs)
 		if r.inert {
 			return evs, nil
 		}

@@ -291,6 +291,9 @@ func (r *Reader) consume(data []byte, evs []Event) []Event {
 		r.pos.Offset += int64(len(line) + 1)
 		r.remember(line)
 		r.partial = r.partial[:0]
+		if cap(r.partial) > 1<<20 {
+			r.partial = nil // do not keep a big line's buffer for an idle file
+		}
 	}
 	return evs
 }

@@ -125,9 +125,9 @@ func printReport(w io.Writer, r *report.Report) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "file\t%s\n", r.File)
 	fmt.Fprintf(tw, "format\t%s (version %d), %s\n", r.Format, r.Version, r.Agent)
-	fmt.Fprintf(tw, "session\t%s\n", r.Session)
+	fmt.Fprintf(tw, "session\t%s\n", oneLine(r.Session, 120))
 	if r.Title != "" {
-		fmt.Fprintf(tw, "title\t%s\n", r.Title)
+		fmt.Fprintf(tw, "title\t%s\n", oneLine(r.Title, 120))
 	}
 	fmt.Fprintf(tw, "entries\t%d in %d thread(s): %s\n", r.Entries, r.Threads, counts(r.ByKind))
 	fmt.Fprintf(tw, "messages\t%d: %s\n", r.Messages, counts(r.ByRole))

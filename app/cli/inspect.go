@@ -115,7 +115,7 @@ func printSessions(w io.Writer, sessions []*session.Session, asJSON bool) error 
 	fmt.Fprintf(tw, "%d sessions; 'ctxscope inspect PATH --session ID' reports on one\n", len(rows))
 	fmt.Fprintln(tw, "id\tmessages\ttool calls\trequests\tdiagnostics\ttitle")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", r.ID, r.Messages, r.ToolCalls, r.Requests, r.Diagnostics, oneLine(r.Title, 60))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", oneLine(r.ID, 60), r.Messages, r.ToolCalls, r.Requests, r.Diagnostics, oneLine(r.Title, 60))
 	}
 	return tw.Flush()
 }

@@ -38,11 +38,13 @@ type command struct {
 // commands lists every subcommand, alphabetically.
 var commands = []command{
 	cwlCommand,
+	exportCommand,
 	graphCommand,
 	inspectCommand,
 	replayCommand,
 	serveCommand,
 	sweepCommand,
+	tailCommand,
 	versionCommand,
 }
 

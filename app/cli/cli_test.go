@@ -88,7 +88,7 @@ func TestUsageAndErrors(t *testing.T) {
 		stderr string
 	}{
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
-		{"inspect without a file", []string{"inspect"}, 2, "need exactly one FILE"},
+		{"inspect without a file", []string{"inspect"}, 2, "need exactly one PATH"},
 		{"inspect a missing file", []string{"inspect", "/nonexistent.jsonl"}, 1, "no such file"},
 		{"inspect a bad counter", []string{"inspect", piDir + "agent-sessions__pi-v3-small.jsonl", "--tokenizer", "gpt2"}, 2, "unknown counter"},
 		{"inspect an unknown format", []string{"inspect", "cli_test.go"}, 1, "unrecognized session format"},

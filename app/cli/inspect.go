@@ -9,12 +9,13 @@ import (
 
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/report"
+	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
 
 var inspectCommand = command{
 	name:    "inspect",
-	args:    "FILE [--json] [--tokenizer estimate,o200k,cl100k]",
+	args:    "PATH [--session ID] [--json] [--tokenizer estimate,o200k,cl100k]",
 	summary: "summarise a session file: counts, tokens, requests, diagnostics",
 	run:     runInspect,
 }
@@ -23,12 +24,13 @@ func runInspect(env *Env, args []string) error {
 	fs := newFlags("inspect", env.Stderr)
 	asJSON := fs.Bool("json", false, "print the full report as JSON")
 	counters := fs.String("tokenizer", strings.Join(tokens.Names, ","), "comma-separated token counters")
+	only := fs.String("session", "", "report on the session with this `ID` of a file that holds several")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError("need exactly one FILE")
+		return usageError("need exactly one PATH (a file, or a directory or glob of one session's files)")
 	}
 	var ledgers []*tokens.Ledger
 	for _, name := range strings.Split(*counters, ",") {
@@ -38,11 +40,19 @@ func runInspect(env *Env, args []string) error {
 		}
 		ledgers = append(ledgers, tokens.NewLedger(c))
 	}
-	s, err := ingest.ReadFile(pos[0])
+	sessions, err := readSessions(pos[0], env.Stderr)
 	if err != nil {
 		return err
 	}
-	r := report.Build(s, ledgers...)
+	if *only != "" {
+		if sessions = pick(sessions, *only); len(sessions) == 0 {
+			return fmt.Errorf("no session %q in %s", *only, pos[0])
+		}
+	}
+	if len(sessions) > 1 {
+		return printSessions(env.Stdout, sessions, *asJSON)
+	}
+	r := report.Build(sessions[0], ledgers...)
 	if *asJSON {
 		return writeJSON(env.Stdout, r)
 	}
@@ -50,14 +60,74 @@ func runInspect(env *Env, args []string) error {
 	return nil
 }
 
+// readSessions imports every session under path, joining subagent files
+// to their sessions; files that fail are reported on stderr.
+func readSessions(path string, stderr io.Writer) ([]*session.Session, error) {
+	sessions, failed, err := ingest.ReadPaths([]string{path})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range failed {
+		if len(sessions) == 0 && len(failed) == 1 {
+			return nil, f.Err
+		}
+		fmt.Fprintf(stderr, "ctxscope: skipped %v\n", f)
+	}
+	if len(sessions) == 0 {
+		return nil, fmt.Errorf("no session found in %s", path)
+	}
+	return sessions, nil
+}
+
+func pick(sessions []*session.Session, id string) []*session.Session {
+	for _, s := range sessions {
+		if s.ID == id {
+			return []*session.Session{s}
+		}
+	}
+	return nil
+}
+
+// sessionLine is one row of the listing of a multi-session file.
+type sessionLine struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Format      string `json:"format"`
+	Threads     int    `json:"threads"`
+	Messages    int    `json:"messages"`
+	ToolCalls   int    `json:"toolCalls"`
+	Requests    int    `json:"requests"`
+	Diagnostics int    `json:"diagnostics"`
+}
+
+// printSessions lists the sessions of a file that holds several.
+func printSessions(w io.Writer, sessions []*session.Session, asJSON bool) error {
+	rows := make([]sessionLine, len(sessions))
+	for i, s := range sessions {
+		r := report.Build(s)
+		rows[i] = sessionLine{ID: s.ID, Title: s.Title, Format: string(s.Format), Threads: r.Threads, Messages: r.Messages,
+			ToolCalls: r.ToolCalls, Requests: r.Requests, Diagnostics: len(r.Diagnostics)}
+	}
+	if asJSON {
+		return writeJSON(w, rows)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "%d sessions; 'ctxscope inspect PATH --session ID' reports on one\n", len(rows))
+	fmt.Fprintln(tw, "id\tmessages\ttool calls\trequests\tdiagnostics\ttitle")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", oneLine(r.ID, 60), r.Messages, r.ToolCalls, r.Requests, r.Diagnostics, oneLine(r.Title, 60))
+	}
+	return tw.Flush()
+}
+
 // printReport writes the human-readable summary.
 func printReport(w io.Writer, r *report.Report) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "file\t%s\n", r.File)
 	fmt.Fprintf(tw, "format\t%s (version %d), %s\n", r.Format, r.Version, r.Agent)
-	fmt.Fprintf(tw, "session\t%s\n", r.Session)
+	fmt.Fprintf(tw, "session\t%s\n", oneLine(r.Session, 120))
 	if r.Title != "" {
-		fmt.Fprintf(tw, "title\t%s\n", r.Title)
+		fmt.Fprintf(tw, "title\t%s\n", oneLine(r.Title, 120))
 	}
 	fmt.Fprintf(tw, "entries\t%d in %d thread(s): %s\n", r.Entries, r.Threads, counts(r.ByKind))
 	fmt.Fprintf(tw, "messages\t%d: %s\n", r.Messages, counts(r.ByRole))

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"ctxscope/engine/cwl"
@@ -15,16 +17,16 @@ import (
 
 var replayCommand = command{
 	name:    "replay",
-	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer estimate|o200k|cl100k] [--episodes declared|inferred] [--json] [--detail]",
+	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer estimate|o200k|cl100k] [--episodes declared|inferred] [--thread ID] [--json] [--detail]",
 	summary: "replay CWL eviction over every LLM request of a session",
 	run:     runReplay,
 }
 
 // replayFlags are the flags replay and sweep share.
 type replayFlags struct {
-	tokenizer, episodes, tools, prices *string
-	summary                            *int
-	keepRecent                         *int
+	tokenizer, episodes, tools, prices, thread *string
+	summary                                    *int
+	keepRecent                                 *int
 }
 
 func addReplayFlags(fs interface {
@@ -34,6 +36,7 @@ func addReplayFlags(fs interface {
 	return replayFlags{
 		tokenizer:  fs.String("tokenizer", "estimate", "token counter: estimate, o200k or cl100k"),
 		episodes:   fs.String("episodes", "declared", "episodes: declared (delimiter calls) or inferred (from tool use)"),
+		thread:     fs.String("thread", "", "replay this thread (an id `inspect` lists, or its index) instead of the main one"),
 		tools:      fs.String("tools", "", "JSON file of tool names to classes (search, read, shell, edit, durable) overriding the built-in table"),
 		prices:     fs.String("prices", "", `JSON price table in $ per million tokens, e.g. {"input":3,"cacheWrite":3.75,"cacheRead":0.3,"output":15}`),
 		summary:    fs.Int("summary-tokens", 2000, "compact policy: size of the summary"),
@@ -41,7 +44,8 @@ func addReplayFlags(fs interface {
 	}
 }
 
-// prepare reads FILE and builds a replayer over its main thread.
+// prepare reads FILE and builds a replayer over its main thread, or the
+// thread --thread names.
 func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.RunOptions, error) {
 	var o cwl.RunOptions
 	counter, err := tokens.ByName(*f.tokenizer)
@@ -72,9 +76,9 @@ func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.
 	if err != nil {
 		return nil, nil, o, err
 	}
-	t := s.Main()
-	if t == nil {
-		return nil, nil, o, fmt.Errorf("%s: the session has no messages", path)
+	t, err := pickThread(s, *f.thread)
+	if err != nil {
+		return nil, nil, o, err
 	}
 	r, err := cwl.Prepare(session.BuildRequests(t), tokens.NewLedger(counter),
 		cwl.PrepareOptions{Episodes: cwl.EpisodeMode(*f.episodes), Tools: tools, File: path})
@@ -219,4 +223,23 @@ func printStep(w io.Writer, r *cwl.Replayer, o cwl.RunOptions, k int) error {
 		Context *cwl.ContextView `json:"context"`
 		Diff    *cwl.Diff        `json:"diff"`
 	}{v, d})
+}
+
+// pickThread returns the thread named by id or index, or the main thread
+// when want is empty.
+func pickThread(s *session.Session, want string) (*session.Thread, error) {
+	if len(s.Threads) == 0 {
+		return nil, fmt.Errorf("%s: the session has no messages", s.Source)
+	}
+	if want == "" {
+		return s.Main(), nil
+	}
+	ids := make([]string, len(s.Threads))
+	for i, t := range s.Threads {
+		if t.ID == want || strconv.Itoa(i) == want {
+			return t, nil
+		}
+		ids[i] = fmt.Sprintf("%d=%s", i, t.ID)
+	}
+	return nil, usageError("no thread %q; the session has %s", want, strings.Join(ids, ", "))
 }

@@ -9,16 +9,26 @@ import (
 
 const sessions = shared + "sessions/"
 
-// replayGoldens lists the sessions whose replay summaries are pinned in
-// testdata/replay. Add a row per importer as importers land.
+// replayGoldens lists the sessions (and threads) whose replay summaries
+// are pinned in testdata/replay, one row per importer's shared files.
+// Claude Code keeps most of its work in subagent threads, so those rows
+// also replay the largest subagent; it is the one thread there that
+// exceeds τ = 20,000.
 var replayGoldens = []struct {
 	file      string
-	evictions bool // the session is large enough that τ = 20,000 must evict
+	thread    string // "" for the main thread
+	evictions bool   // the input exceeds τ = 20,000, so paper and pi-cwl must evict
 }{
-	{"pi/agent-sessions__pi-v3-small.jsonl", false},
-	{"pi/pi-cwl__assistant-message-with-thinking-code.json", false},
-	{"pi/pi-cwl__before-compaction.jsonl", true},
-	{"pi/pi-cwl__large-session.jsonl", true},
+	{"pi/agent-sessions__pi-v3-small.jsonl", "", false},
+	{"pi/pi-cwl__assistant-message-with-thinking-code.json", "", false},
+	{"pi/pi-cwl__before-compaction.jsonl", "", true},
+	{"pi/pi-cwl__large-session.jsonl", "", true},
+	{"claude-code/claude-code-viewer__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", "", false},
+	{"claude-code/claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "", false},
+	{"claude-code/claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "2", false},
+	{"claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", "", false},
+	{"claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", "5", true},
+	{"codex/claude-code-log__rollout-2026-01-02-synthetic.jsonl", "", false},
 }
 
 // TestReplayGolden replays every listed session with inferred episodes at
@@ -28,16 +38,25 @@ func TestReplayGolden(t *testing.T) {
 	for _, tc := range replayGoldens {
 		var out strings.Builder
 		for _, pol := range []string{"paper", "pi-cwl", "none", "truncate", "compact"} {
-			code, stdout, stderr := run(t, "replay", sessions+tc.file, "--budget", "20000", "--episodes", "inferred", "--policy", pol)
+			args := []string{"replay", sessions + tc.file, "--budget", "20000", "--episodes", "inferred", "--policy", pol}
+			if tc.thread != "" {
+				args = append(args, "--thread", tc.thread)
+			}
+			code, stdout, stderr := run(t, args...)
 			if code != 0 {
 				t.Fatalf("%s %s: exit %d: %s", tc.file, pol, code, stderr)
 			}
-			if tc.evictions && (pol == "paper" || pol == "pi-cwl") && strings.Contains(stdout, "evictions     none") {
-				t.Errorf("%s %s: no evictions at τ = 20,000", tc.file, pol)
+			evicted := !strings.Contains(stdout, "evictions     none")
+			if (pol == "paper" || pol == "pi-cwl") && evicted != tc.evictions {
+				t.Errorf("%s thread %q %s: evictions reported %v, want %v", tc.file, tc.thread, pol, evicted, tc.evictions)
 			}
 			out.WriteString(stdout + "\n")
 		}
-		golden(t, filepath.Join("replay", strings.ReplaceAll(tc.file, "/", "__")+".golden"), []byte(out.String()))
+		name := strings.ReplaceAll(tc.file, "/", "__")
+		if tc.thread != "" {
+			name += ".thread" + tc.thread
+		}
+		golden(t, filepath.Join("replay", name+".golden"), []byte(out.String()))
 	}
 }
 

@@ -1,6 +1,13 @@
 // Package ingest reads agent session files of every supported format into
 // the normalized [session] model. The format is detected from the content,
 // never from the file name.
+//
+// [Read] and [ReadFile] return one session; [ReadAll] and [ReadEach] return
+// every session of files that hold several (OpenAI chat JSONL, tau-bench
+// runs, OpenHands evaluation output, Inspect logs with several samples).
+// [Expand] turns directories and globs into files, and [ReadPaths] imports
+// many files at once, joining a session that spans several files (a Claude
+// Code session and its subagent files) into one session with threads.
 package ingest
 
 import (
@@ -10,7 +17,15 @@ import (
 	"io"
 	"os"
 
+	"ctxscope/engine/ingest/claude"
+	"ctxscope/engine/ingest/codex"
+	"ctxscope/engine/ingest/inspect"
+	"ctxscope/engine/ingest/jsonl"
+	"ctxscope/engine/ingest/normalized"
+	"ctxscope/engine/ingest/openai"
+	"ctxscope/engine/ingest/openhands"
 	"ctxscope/engine/ingest/pi"
+	"ctxscope/engine/ingest/sweagent"
 	"ctxscope/engine/session"
 )
 
@@ -23,20 +38,46 @@ type Importer interface {
 	Sniff(head []byte) bool
 	// Import reads a whole session. Malformed records become diagnostics
 	// on the session; an error means the input could not be read at all.
+	// Importers of formats that hold several sessions return the first.
 	Import(r io.Reader, name string) (*session.Session, error)
+}
+
+// A MultiImporter reads a format whose files can hold several sessions.
+type MultiImporter interface {
+	Importer
+	// ImportEach reads every session of r in file order and passes each to
+	// emit as soon as it is complete. An error from emit stops reading and
+	// is returned.
+	ImportEach(r io.Reader, name string, emit func(*session.Session) error) error
+}
+
+// An Incremental importer reads a line-oriented format that a live tail
+// can follow: its decoder is fed one complete line at a time.
+type Incremental interface {
+	Importer
+	// NewDecoder returns a decoder for one file; name is used in
+	// diagnostics.
+	NewDecoder(name string) jsonl.Decoder
 }
 
 // importers lists every importer in the order detection tries them: the
 // most specific signatures first.
 var importers = []Importer{
+	normalized.Importer{},
 	pi.Importer{},
+	claude.Importer{},
+	codex.Importer{},
+	inspect.Importer{},
+	sweagent.Importer{},
+	openhands.Importer{},
+	openai.Importer{},
 }
 
 // ErrUnknownFormat is returned when no importer recognises a file.
 var ErrUnknownFormat = errors.New("ingest: unrecognized session format")
 
-// sniffSize is how much of a file detection looks at.
-const sniffSize = 64 << 10
+// SniffSize is how much of a file detection looks at.
+const SniffSize = 64 << 10
 
 // Detect returns the importer whose format head matches.
 func Detect(head []byte) (Importer, error) {
@@ -68,13 +109,40 @@ func Formats() []session.Format {
 }
 
 // Read detects the format of r and imports it; name is used in
-// diagnostics.
+// diagnostics. When the input holds several sessions, Read returns the
+// first with a warning that names how many there are; use [ReadAll] to get
+// them all.
 func Read(r io.Reader, name string) (*session.Session, error) {
-	br := bufio.NewReaderSize(r, sniffSize)
-	head, err := br.Peek(sniffSize)
+	return first(func(emit func(*session.Session) error) error { return ReadEach(r, name, emit) }, name)
+}
+
+// ReadAll detects the format of r and imports every session it holds.
+func ReadAll(r io.Reader, name string) ([]*session.Session, error) {
+	var out []*session.Session
+	err := ReadEach(r, name, func(s *session.Session) error {
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}
+
+// ReadEach detects the format of r and passes each session it holds to
+// emit, in file order, as soon as the session is complete. An error from
+// emit stops reading and is returned.
+func ReadEach(r io.Reader, name string, emit func(*session.Session) error) error {
+	br := bufio.NewReaderSize(r, SniffSize)
+	head, err := br.Peek(SniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, fmt.Errorf("read %s: %w", name, err)
+		return fmt.Errorf("read %s: %w", name, err)
 	}
+	im, err := detectHead(head, name)
+	if err != nil {
+		return err
+	}
+	return importEach(im, br, name, emit)
+}
+
+func detectHead(head []byte, name string) (Importer, error) {
 	if len(head) == 0 {
 		return nil, fmt.Errorf("%s: %w: the file is empty", name, ErrUnknownFormat)
 	}
@@ -82,15 +150,80 @@ func Read(r io.Reader, name string) (*session.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return im.Import(br, name)
+	return im, nil
+}
+
+func importEach(im Importer, r io.Reader, name string, emit func(*session.Session) error) error {
+	if m, ok := im.(MultiImporter); ok {
+		return m.ImportEach(r, name, emit)
+	}
+	s, err := im.Import(r, name)
+	if err != nil {
+		return err
+	}
+	return emit(s)
 }
 
 // ReadFile opens path and imports it with [Read].
 func ReadFile(path string) (*session.Session, error) {
-	f, err := os.Open(path)
+	return first(func(emit func(*session.Session) error) error { return ReadFileEach(path, emit) }, path)
+}
+
+// first runs a multi-session read and returns its first session, with a
+// warning that names how many the file holds when there are several.
+func first(each func(emit func(*session.Session) error) error, name string) (*session.Session, error) {
+	var first *session.Session
+	n := 0
+	err := each(func(s *session.Session) error {
+		if first == nil {
+			first = s
+		}
+		n++
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	if first == nil {
+		return nil, fmt.Errorf("%s: the file holds no session", name)
+	}
+	if n > 1 {
+		first.Diagnostics = append(first.Diagnostics, session.Diagnostic{File: name, Severity: session.SeverityWarning,
+			Message: fmt.Sprintf("the file holds %d sessions; this is the first", n)})
+	}
+	return first, nil
+}
+
+// ReadFileAll opens path and imports every session it holds.
+func ReadFileAll(path string) ([]*session.Session, error) {
+	var out []*session.Session
+	err := ReadFileEach(path, func(s *session.Session) error {
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}
+
+// ReadFileEach opens path and passes each session it holds to emit, like
+// [ReadEach]. The importer gets the open file itself, so that formats that
+// need random access (Inspect's .eval zip containers) read it in place.
+func ReadFileEach(path string, emit func(*session.Session) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
 	defer f.Close()
-	return Read(f, path)
+	head := make([]byte, SniffSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	im, err := detectHead(head[:n], path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return importEach(im, f, path, emit)
 }

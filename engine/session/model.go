@@ -17,6 +17,10 @@ const (
 	FormatSWEAgent   Format = "swe-agent"
 	FormatOpenHands  Format = "openhands"
 	FormatInspect    Format = "inspect"
+	// FormatNormalized is ctxscope's own export: normalized JSON Lines
+	// (docs/normalized-jsonl.md). A session read back from it keeps the
+	// format it was first imported from.
+	FormatNormalized Format = "ctxscope-jsonl"
 )
 
 // Session is one imported agent session: its threads and what the importer

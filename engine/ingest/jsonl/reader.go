@@ -90,6 +90,8 @@ func (r *Reader) readLine() ([]byte, error) {
 			}
 			r.line++
 			r.partial = true
+			// The limit leaves room for a newline this last line lacks.
+			tooLong = tooLong || len(r.buf) > r.max
 		case err != nil:
 			return nil, err
 		default:

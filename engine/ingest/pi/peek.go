@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+
+	"ctxscope/engine/ingest/jsonl"
 )
 
 // shape is how a pi file is laid out.
@@ -60,8 +62,8 @@ func (Importer) Sniff(head []byte) bool {
 	}
 	if head[0] == '{' {
 		first := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			first = head[:i]
+		if vals := jsonl.FirstValues(head, 1); len(vals) == 1 {
+			first = vals[0]
 		}
 		var rec struct {
 			Type    string `json:"type"`

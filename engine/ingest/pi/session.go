@@ -74,48 +74,68 @@ func newBuilder(name string) *sessionBuilder {
 }
 
 func importJSONL(r io.Reader, name string) (*session.Session, error) {
-	b := newBuilder(name)
-	lr := jsonl.NewReader(r, 0)
-	sawHeader := false
-	for {
-		line, err := lr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if errors.Is(err, jsonl.ErrTooLong) {
-			b.diag(lr.Line(), session.SeverityError, "record skipped: longer than %d bytes", jsonl.DefaultMaxRecord)
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
-		}
-		var rec entryRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
-			if lr.Partial() {
-				b.diag(lr.Line(), session.SeverityError, "truncated last line skipped: %s", jsonError(err))
-			} else {
-				b.diag(lr.Line(), session.SeverityError, "invalid JSON, line skipped: %s", jsonError(err))
-			}
-			continue
-		}
-		b.records++
-		if rec.Type == "session" {
-			if sawHeader {
-				b.diag(lr.Line(), session.SeverityWarning, "second session header ignored")
-				continue
-			}
-			sawHeader = true
-			b.header(&rec, lr.Line())
-			continue
-		}
-		if !sawHeader && b.lastID == "" {
-			b.diag(lr.Line(), session.SeverityWarning, "no session header before the first entry; reading as version 1")
-		}
-		b.entry(&rec, lr.Line())
+	return jsonl.Decode(r, name, newDecoder(name), 0)
+}
+
+// NewDecoder returns an incremental decoder of pi session JSONL, for a
+// live tail; name is used in diagnostics.
+func (Importer) NewDecoder(name string) jsonl.Decoder { return newDecoder(name) }
+
+// decoder decodes pi session JSONL one line at a time.
+type decoder struct {
+	b         *sessionBuilder
+	sawHeader bool
+}
+
+func newDecoder(name string) *decoder { return &decoder{b: newBuilder(name)} }
+
+// Release lets go of the entries reported so far (see jsonl.Releaser).
+func (d *decoder) Release() {
+	clear(d.b.t.Entries)
+	d.b.t.Entries = d.b.t.Entries[:0]
+}
+
+// Session returns the session decoded so far.
+func (d *decoder) Session() *session.Session { return d.b.s }
+
+// Finish resolves fallback titles and start times and returns the session.
+func (d *decoder) Finish() *session.Session {
+	d.b.finish()
+	return d.b.s
+}
+
+// Line decodes one record.
+func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, error) {
+	b := d.b
+	var rec entryRecord
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return out, errors.New(jsonError(err))
 	}
-	b.s.Version = b.version
-	b.finish()
-	return b.s, nil
+	b.records++
+	if rec.Type == "session" {
+		if d.sawHeader {
+			b.diag(n, session.SeverityWarning, "second session header ignored")
+			return out, nil
+		}
+		d.sawHeader = true
+		before := len(b.t.Entries)
+		b.header(&rec, n)
+		return appendNew(out, b.t, before), nil
+	}
+	if !d.sawHeader && b.lastID == "" {
+		b.diag(n, session.SeverityWarning, "no session header before the first entry; reading as version 1")
+		d.sawHeader = true
+	}
+	before := len(b.t.Entries)
+	b.entry(&rec, n)
+	return appendNew(out, b.t, before), nil
+}
+
+func appendNew(out []jsonl.Update, t *session.Thread, from int) []jsonl.Update {
+	for _, e := range t.Entries[from:] {
+		out = append(out, jsonl.Update{Thread: t, Entry: e})
+	}
+	return out
 }
 
 func (b *sessionBuilder) header(rec *entryRecord, line int) {
@@ -185,7 +205,13 @@ func (b *sessionBuilder) fill(e *session.Entry, rec *entryRecord, line int) bool
 		e.Kind = session.EntryCompaction
 		e.Compaction = &session.Compaction{Summary: rec.Summary, FirstKeptID: rec.FirstKeptEntryID, TokensBefore: rec.TokensBefore}
 		if rec.FirstKeptEntryID == "" && rec.FirstKeptEntryIndex != nil {
-			b.compacts = append(b.compacts, pendingCompaction{entry: e, index: *rec.FirstKeptEntryIndex, line: line})
+			// The index names an earlier record, so it resolves now; finish
+			// reports the ones that name none.
+			if id, ok := b.byIndex[*rec.FirstKeptEntryIndex]; ok {
+				e.Compaction.FirstKeptID = id
+			} else {
+				b.compacts = append(b.compacts, pendingCompaction{entry: e, index: *rec.FirstKeptEntryIndex, line: line})
+			}
 		}
 	case "branch_summary":
 		e.Kind, e.Target = session.EntryMessage, rec.FromID
@@ -229,7 +255,9 @@ func (b *sessionBuilder) fill(e *session.Entry, rec *entryRecord, line int) bool
 // finish resolves what needed the whole file: v1 compaction targets, the
 // session's start time and title.
 func (b *sessionBuilder) finish() {
-	for _, c := range b.compacts {
+	pending := b.compacts
+	b.compacts = nil
+	for _, c := range pending {
 		id, ok := b.byIndex[c.index]
 		if !ok {
 			b.diag(c.line, session.SeverityWarning, "compaction firstKeptEntryIndex %d names no entry; treating it as keeping nothing", c.index)

@@ -1,0 +1,82 @@
+package claude
+
+import (
+	"github.com/valyala/fastjson"
+)
+
+// record is one line of a transcript. Fields of every record type share
+// the struct. Lines are parsed with fastjson, which is several times
+// faster than encoding/json on these long lines; toolUseResult, a
+// structured copy of a tool result, is never looked at.
+type record struct {
+	Type              string
+	Subtype           string
+	UUID              string
+	ParentUUID        *string
+	LogicalParentUUID string
+	IsSidechain       bool
+	IsMeta            bool
+	IsCompactSummary  bool
+	SessionID         string
+	AgentID           string
+	Timestamp         string
+	CWD               string
+	Version           string
+
+	Message *apiMessage
+
+	// summary lines
+	Summary  string
+	LeafUUID string
+
+	// system compact_boundary lines
+	CompactTrigger   string
+	CompactPreTokens int
+	HasCompactMeta   bool
+}
+
+// apiMessage is an Anthropic Messages API message. Content stays a parsed
+// value, valid until the decoder parses its next line.
+type apiMessage struct {
+	ID         string
+	Role       string
+	Model      string
+	StopReason string
+	Content    *fastjson.Value
+	Usage      *usageJSON
+}
+
+type usageJSON struct {
+	Input, Output, CacheRead, CacheWrite int
+}
+
+// str returns the string at key, or "" when it is missing or not a string.
+func str(v *fastjson.Value, key string) string {
+	return string(v.GetStringBytes(key))
+}
+
+// readRecord fills rec from a parsed line.
+func readRecord(v *fastjson.Value, rec *record) {
+	*rec = record{
+		Type: str(v, "type"), Subtype: str(v, "subtype"), UUID: str(v, "uuid"),
+		LogicalParentUUID: str(v, "logicalParentUuid"), IsSidechain: v.GetBool("isSidechain"),
+		IsMeta: v.GetBool("isMeta"), IsCompactSummary: v.GetBool("isCompactSummary"),
+		SessionID: str(v, "sessionId"), AgentID: str(v, "agentId"), Timestamp: str(v, "timestamp"),
+		CWD: str(v, "cwd"), Version: str(v, "version"), Summary: str(v, "summary"), LeafUUID: str(v, "leafUuid"),
+	}
+	if p := v.Get("parentUuid"); p != nil && p.Type() == fastjson.TypeString {
+		s := string(p.GetStringBytes())
+		rec.ParentUUID = &s
+	}
+	if m := v.Get("message"); m != nil && m.Type() == fastjson.TypeObject {
+		am := &apiMessage{ID: str(m, "id"), Role: str(m, "role"), Model: str(m, "model"), StopReason: str(m, "stop_reason"), Content: m.Get("content")}
+		if u := m.Get("usage"); u != nil && u.Type() == fastjson.TypeObject {
+			am.Usage = &usageJSON{Input: u.GetInt("input_tokens"), Output: u.GetInt("output_tokens"),
+				CacheRead: u.GetInt("cache_read_input_tokens"), CacheWrite: u.GetInt("cache_creation_input_tokens")}
+		}
+		rec.Message = am
+	}
+	if c := v.Get("compactMetadata"); c != nil && c.Type() == fastjson.TypeObject {
+		rec.HasCompactMeta, rec.CompactTrigger, rec.CompactPreTokens = true, str(c, "trigger"), c.GetInt("preTokens")
+	}
+}

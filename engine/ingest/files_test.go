@@ -1,0 +1,141 @@
+package ingest_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/session"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ccLine(uuid, parent, extra string) string {
+	p := "null"
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	return `{"type":"user","uuid":"` + uuid + `","parentUuid":` + p + `,"sessionId":"sess","version":"2.0.1","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}` + extra + "}\n"
+}
+
+// TestReadPathsJoinsSubagents imports a Claude Code project directory: a
+// main transcript, its two subagent files and a metadata file of no known
+// format. The subagents become threads of the main session.
+func TestReadPathsJoinsSubagents(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "sess.jsonl"), ccLine("m1", "", ""))
+	for _, a := range []string{"a1", "a2"} {
+		write(t, filepath.Join(dir, "sess", "subagents", "agent-"+a+".jsonl"), ccLine(a+"u", "", `,"isSidechain":true,"agentId":"`+a+`"`))
+		write(t, filepath.Join(dir, "sess", "subagents", "agent-"+a+".meta.json"), `{"agentType":"general"}`)
+	}
+	write(t, filepath.Join(dir, ".hidden.jsonl"), "not read")
+	ss, failed, err := ingest.ReadPaths([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 1 {
+		t.Fatalf("%d sessions, want 1", len(ss))
+	}
+	s := ss[0]
+	if len(s.Threads) != 3 || s.Threads[1].ID != "agent-a1" || s.Threads[2].Kind != session.ThreadSubagent || s.ID != "sess" {
+		t.Errorf("session %s threads %+v", s.ID, s.Threads)
+	}
+	if len(failed) != 2 {
+		t.Errorf("failed %v, want the two .meta.json files", failed)
+	}
+	for _, f := range failed {
+		if !strings.HasSuffix(f.Path, ".meta.json") || !strings.Contains(f.Error(), "unrecognized") {
+			t.Errorf("unexpected failure %v", f)
+		}
+	}
+	// Naming the main transcript alone brings its subagents too.
+	ss, _, err = ingest.ReadPaths([]string{filepath.Join(dir, "sess.jsonl")})
+	if err != nil || len(ss) != 1 || len(ss[0].Threads) != 3 {
+		t.Errorf("from the main file: %d sessions (%v)", len(ss), err)
+	}
+}
+
+func TestExpand(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"b.jsonl", "a.jsonl", "sub/c.json"} {
+		write(t, filepath.Join(dir, n), "{}")
+	}
+	tests := []struct {
+		name  string
+		paths []string
+		want  []string
+	}{
+		{"file", []string{filepath.Join(dir, "b.jsonl")}, []string{"b.jsonl"}},
+		{"directory", []string{dir}, []string{"a.jsonl", "b.jsonl", "sub/c.json"}},
+		{"glob", []string{filepath.Join(dir, "*.jsonl")}, []string{"a.jsonl", "b.jsonl"}},
+		{"duplicates", []string{filepath.Join(dir, "a.jsonl"), dir}, []string{"a.jsonl", "b.jsonl", "sub/c.json"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ingest.Expand(tc.paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				got[i], _ = filepath.Rel(dir, got[i])
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if _, err := ingest.Expand([]string{filepath.Join(dir, "*.none")}); err == nil {
+		t.Error("a glob matching nothing should be an error")
+	}
+	if _, err := ingest.Expand([]string{filepath.Join(dir, "missing")}); err == nil {
+		t.Error("a missing path should be an error")
+	}
+}
+
+// TestChatShapes reads every shape of the OpenAI chat format.
+func TestChatShapes(t *testing.T) {
+	msgs := `[{"role":"system","content":"s"},{"role":"user","content":[{"type":"text","text":"q"}]},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]},{"role":"tool","tool_call_id":"c1","name":"f","content":"r"}]`
+	tests := []struct {
+		name     string
+		text     string
+		sessions int
+	}{
+		{"array", msgs, 1},
+		{"pretty array", strings.ReplaceAll(msgs, "},{", "},\n  {"), 1},
+		{"object", `{"messages":` + msgs + `,"tools":[]}`, 1},
+		{"jsonl objects", `{"messages":` + msgs + "}\n" + `{"messages":` + msgs + "}\n", 2},
+		{"jsonl arrays", msgs + "\n" + msgs + "\n", 2},
+		{"runs", `[{"task_id":1,"traj":` + msgs + `},{"task_id":2,"traj":` + msgs + `}]`, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ss, err := ingest.ReadAll(strings.NewReader(tc.text), "c.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ss) != tc.sessions {
+				t.Fatalf("%d sessions, want %d", len(ss), tc.sessions)
+			}
+			for _, s := range ss {
+				if s.Format != session.FormatOpenAIChat || len(s.Diagnostics) > 0 {
+					t.Errorf("format %s, diagnostics %v", s.Format, s.Diagnostics)
+				}
+				es := s.Main().Entries
+				if len(es) != 4 || es[2].Message.Blocks[0].ToolName != "f" || string(es[2].Message.Blocks[0].Arguments) != `{"a":1}` ||
+					es[3].Message.Blocks[0].ToolCallID != "c1" {
+					t.Errorf("entries %+v", es)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,168 @@
+package ingest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/session"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// dataDir is the shared corpus of real session files, beside the repository.
+const dataDir = "../../../shared/data/sessions"
+
+// summary is what a golden file records about one source file: counts an
+// independent reader of the format can check.
+type summary struct {
+	Format          session.Format `json:"format"`
+	Sessions        int            `json:"sessions"`
+	Threads         map[string]int `json:"threadsByKind"`
+	Entries         map[string]int `json:"entriesByKind"`
+	MessagesByRole  map[string]int `json:"messagesByRole"`
+	MessagesOrigin  map[string]int `json:"messagesByOrigin"`
+	ToolCalls       int            `json:"toolCalls"`
+	ToolCallsByName map[string]int `json:"toolCallsByName"`
+	ToolResults     int            `json:"toolResults"`
+	Unanswered      int            `json:"callsWithoutResult"`
+	Thinking        int            `json:"thinkingBlocks"`
+	Redacted        int            `json:"redactedThinking"`
+	Compactions     int            `json:"compactions"`
+	Requests        int            `json:"requests"`
+	Usage           session.Usage  `json:"usage"`
+	Diagnostics     []string       `json:"diagnostics"`
+}
+
+func summarize(ss []*session.Session) *summary {
+	sum := &summary{Threads: map[string]int{}, Entries: map[string]int{}, MessagesByRole: map[string]int{},
+		MessagesOrigin: map[string]int{}, ToolCallsByName: map[string]int{}, Diagnostics: []string{}}
+	for _, s := range ss {
+		sum.Format = s.Format
+		sum.Sessions++
+		for _, d := range s.Diagnostics {
+			sum.Diagnostics = append(sum.Diagnostics, d.String())
+		}
+		for _, t := range s.Threads {
+			sum.Threads[string(t.Kind)]++
+			sum.Requests += len(session.BuildRequests(t))
+			sum.thread(t)
+		}
+	}
+	return sum
+}
+
+func (sum *summary) thread(t *session.Thread) {
+	answered := map[string]bool{}
+	var calls []string
+	for _, e := range t.Entries {
+		sum.Entries[string(e.Kind)]++
+		if e.Kind == session.EntryCompaction {
+			sum.Compactions++
+		}
+		m := e.Message
+		if m == nil {
+			continue
+		}
+		sum.MessagesByRole[string(m.Role)]++
+		if m.Origin != "" {
+			sum.MessagesOrigin[m.Origin]++
+		}
+		if u := m.Usage; u != nil {
+			sum.Usage.Input += u.Input
+			sum.Usage.Output += u.Output
+			sum.Usage.CacheRead += u.CacheRead
+			sum.Usage.CacheWrite += u.CacheWrite
+			sum.Usage.Reasoning += u.Reasoning
+		}
+		for _, b := range m.Blocks {
+			switch b.Type {
+			case session.BlockToolCall:
+				sum.ToolCalls++
+				sum.ToolCallsByName[b.ToolName]++
+				calls = append(calls, b.ToolCallID)
+			case session.BlockToolResult:
+				sum.ToolResults++
+				answered[b.ToolCallID] = true
+			case session.BlockThinking:
+				sum.Thinking++
+				if b.Redacted {
+					sum.Redacted++
+				}
+			}
+		}
+	}
+	for _, id := range calls {
+		if !answered[id] {
+			sum.Unanswered++
+		}
+	}
+}
+
+// corpus lists every session file of the shared corpus.
+func corpus(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dataDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && d.Name() != "SOURCES.md" {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Skipf("shared corpus not available: %v", err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+func TestGolden(t *testing.T) {
+	for _, path := range corpus(t) {
+		name := filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			ss, err := ingest.ReadFileAll(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := summarize(ss)
+			if len(sum.Diagnostics) > 0 {
+				t.Errorf("diagnostics on a real file:\n%s", bytes.Join(toBytes(sum.Diagnostics), []byte("\n")))
+			}
+			got, err := json.MarshalIndent(sum, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			golden := filepath.Join("testdata", "golden", name+".json")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("summary differs from %s (run with -update after checking):\n%s", golden, got)
+			}
+		})
+	}
+}
+
+func toBytes(ss []string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
+}

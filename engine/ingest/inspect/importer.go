@@ -1,0 +1,211 @@
+package inspect
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"ctxscope/engine/ingest/internal/jsondoc"
+	"ctxscope/engine/ingest/internal/norm"
+	"ctxscope/engine/session"
+)
+
+// Importer reads Inspect AI logs. The zero value is ready to use.
+type Importer struct{}
+
+// Format returns [session.FormatInspect].
+func (Importer) Format() session.Format { return session.FormatInspect }
+
+// Sniff reports whether head starts an Inspect log: a zip whose first
+// entries are Inspect's, or a JSON object with an eval spec and a status.
+func (Importer) Sniff(head []byte) bool {
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
+		return bytes.Contains(head, []byte("header.json")) || bytes.Contains(head, []byte("_journal/")) ||
+			bytes.Contains(head, []byte("samples/"))
+	}
+	head = bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n")
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	return bytes.Contains(head, []byte(`"eval"`)) && bytes.Contains(head, []byte(`"status"`)) &&
+		(bytes.Contains(head, []byte(`"task"`)) || bytes.Contains(head, []byte(`"samples"`)))
+}
+
+// Import returns the first sample of r.
+func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
+	return norm.First(func(emit func(*session.Session) error) error { return im.ImportEach(r, name, emit) }, name, "sample")
+}
+
+// ImportEach reads every sample of r. A .eval container needs random
+// access: r is read in place when it is a file (an io.ReaderAt with a
+// Stat method), and into memory otherwise.
+func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session) error) error {
+	br, ok := r.(interface {
+		io.Reader
+		io.ReaderAt
+		Stat() (fs.FileInfo, error)
+	})
+	var head [4]byte
+	if ok {
+		if n, _ := br.ReadAt(head[:], 0); n == 4 && string(head[:]) == "PK\x03\x04" {
+			st, err := br.Stat()
+			if err != nil {
+				return fmt.Errorf("read %s: %w", name, err)
+			}
+			return readZip(br, st.Size(), name, emit)
+		}
+	} else {
+		peek := bufioPeek(r)
+		r = peek
+		if b, _ := peek.Peek(4); string(b) == "PK\x03\x04" {
+			data, err := io.ReadAll(peek)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", name, err)
+			}
+			return readZip(bytes.NewReader(data), int64(len(data)), name, emit)
+		}
+	}
+	return readJSON(r, name, emit)
+}
+
+// readJSON streams a .json log: header fields, then each sample.
+func readJSON(r io.Reader, name string, emit func(*session.Session) error) error {
+	d := jsondoc.New(r)
+	var info logInfo
+	n := 0
+	var emitErr error
+	err := d.Object(func(key string) error {
+		switch key {
+		case "eval":
+			return d.Decode(&info)
+		case "samples":
+			return d.Array(func(int) error {
+				raw, line, err := d.Raw()
+				if err != nil {
+					return err
+				}
+				n++
+				if emitErr == nil {
+					emitErr = emit(convertSample(raw, name, line, info))
+				}
+				return nil
+			})
+		}
+		return d.Skip()
+	})
+	if emitErr != nil {
+		return emitErr
+	}
+	if err != nil || n == 0 {
+		s := &session.Session{ID: norm.BaseID(name), Format: session.FormatInspect, Agent: "inspect", Source: name,
+			Threads: []*session.Thread{{ID: "main", Kind: session.ThreadMain}}}
+		if err != nil {
+			norm.Diag(s, name, d.Line(), session.SeverityError, "%s; the rest of the log was not read", norm.JSONError(err))
+		} else {
+			norm.Diag(s, name, 1, session.SeverityWarning, "the log holds no sample")
+		}
+		return emit(s)
+	}
+	return nil
+}
+
+// readZip reads a .eval container: the header for the task and model,
+// then every samples/*.json in natural order of name.
+func readZip(ra io.ReaderAt, size int64, name string, emit func(*session.Session) error) error {
+	zr, err := zip.NewReader(ra, size)
+	if err != nil {
+		return fmt.Errorf("%s: not a readable .eval container: %w", name, err)
+	}
+	var info logInfo
+	var samples []*zip.File
+	for _, f := range zr.File {
+		switch {
+		case f.Name == "header.json" || (f.Name == "_journal/start.json" && info.Task == ""):
+			var h struct {
+				Eval logInfo `json:"eval"`
+			}
+			if data, err := readZipFile(f); err == nil && json.Unmarshal(data, &h) == nil {
+				info = h.Eval
+			}
+		case strings.HasPrefix(f.Name, "samples/") && strings.HasSuffix(f.Name, ".json"):
+			samples = append(samples, f)
+		}
+	}
+	sort.SliceStable(samples, func(i, j int) bool { return naturalLess(samples[i].Name, samples[j].Name) })
+	for _, f := range samples {
+		where := name + "!" + f.Name
+		data, err := readZipFile(f)
+		var s *session.Session
+		if err != nil {
+			s = convertSample(nil, where, 0, info)
+			s.Diagnostics = []session.Diagnostic{{File: where, Severity: session.SeverityError, Message: "cannot read the sample: " + err.Error()}}
+		} else {
+			s = convertSample(data, where, 1, info)
+		}
+		s.Source = name
+		if err := emit(s); err != nil {
+			return err
+		}
+	}
+	if len(samples) == 0 {
+		s := &session.Session{ID: norm.BaseID(name), Format: session.FormatInspect, Agent: "inspect", Source: name,
+			Threads: []*session.Thread{{ID: "main", Kind: session.ThreadMain}}}
+		norm.Diag(s, name, 0, session.SeverityWarning, "the container holds no sample")
+		return emit(s)
+	}
+	return nil
+}
+
+// maxSample bounds the size of one decompressed sample.
+const maxSample = 1 << 30
+
+func readZipFile(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, maxSample+1))
+	if err == nil && len(data) > maxSample {
+		err = fmt.Errorf("larger than %d bytes", maxSample)
+	}
+	return data, err
+}
+
+// naturalLess orders names with digit runs compared as numbers, so that
+// samples/2_epoch_1.json comes before samples/10_epoch_1.json.
+func naturalLess(a, b string) bool {
+	a, b = path.Base(a), path.Base(b)
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			na, _ := strconv.ParseUint(a[:min(da, 18)], 10, 64)
+			nb, _ := strconv.ParseUint(b[:min(db, 18)], 10, 64)
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digits(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,181 @@
+// Package norm holds the small helpers every importer shares: diagnostics
+// with locations, timestamps, JSON error messages, fallback titles and the
+// content conversions common to chat-style formats.
+package norm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"ctxscope/engine/session"
+)
+
+// Diag appends a diagnostic at file:line to s.
+func Diag(s *session.Session, file string, line int, sev session.Severity, format string, args ...any) {
+	s.Diagnostics = append(s.Diagnostics, session.Diagnostic{File: file, Line: line, Severity: sev, Message: fmt.Sprintf(format, args...)})
+}
+
+// BaseID derives a session id from a file name: its base name without the
+// extension.
+func BaseID(name string) string {
+	return strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+}
+
+// Time parses an ISO 8601 timestamp, with or without a zone (a missing zone
+// is read as UTC). A bad or empty one yields the zero time.
+func Time(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
+}
+
+// JSONError shortens encoding/json's messages to what a user needs.
+func JSONError(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("invalid JSON: %s (at byte %d)", se.Error(), se.Offset)
+	case errors.As(err, &te):
+		want := te.Type.String()
+		if te.Type.Name() == "" {
+			want = te.Type.Kind().String() // an anonymous struct: its kind reads better
+		}
+		if te.Field != "" {
+			return fmt.Sprintf("field %q: expected %s, got JSON %s", te.Field, want, te.Value)
+		}
+		return fmt.Sprintf("expected %s, got JSON %s", want, te.Value)
+	case errors.Is(err, errors.ErrUnsupported):
+		return err.Error()
+	}
+	if err.Error() == "unexpected EOF" {
+		return "invalid JSON: the record ends early"
+	}
+	return "invalid JSON: " + err.Error()
+}
+
+// NonNull returns raw, or nil when it is empty or JSON null.
+func NonNull(raw json.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil
+	}
+	return raw
+}
+
+// Text returns a one-block text content, or nil for an empty string.
+func Text(s string) []session.Block {
+	if s == "" {
+		return nil
+	}
+	return []session.Block{{Type: session.BlockText, Text: s}}
+}
+
+// Title returns the first line of the first user message of t, cut to 80
+// characters, as a fallback session title.
+func Title(t *session.Thread) string {
+	if t == nil {
+		return ""
+	}
+	for _, e := range t.Entries {
+		if e.Message == nil || !e.Message.IsUser() {
+			continue
+		}
+		for _, bl := range e.Message.Blocks {
+			if bl.Type == session.BlockText && strings.TrimSpace(bl.Text) != "" {
+				return Short(bl.Text, 80)
+			}
+		}
+	}
+	return ""
+}
+
+// Short returns the first non-blank line of s, cut to n runes.
+func Short(s string, n int) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// Finish fills what every importer derives at the end: the start time from
+// the first entry with a time, and the fallback title.
+func Finish(s *session.Session) {
+	main := s.Main()
+	if main == nil {
+		return
+	}
+	if s.Started.IsZero() {
+		for _, e := range main.Entries {
+			if !e.Time.IsZero() {
+				s.Started = e.Time
+				break
+			}
+		}
+	}
+	if s.Title == "" {
+		s.Title = Title(main)
+	}
+}
+
+// ValidUTF8 returns b with each byte that is not part of valid UTF-8
+// replaced by U+FFFD, as encoding/json decodes strings.
+func ValidUTF8(b []byte) []byte {
+	out := make([]byte, 0, len(b)+16)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
+}
+
+// FastJSONError shortens a fastjson parse error: fastjson quotes the whole
+// unparsed rest of the line, which for a long line buries the cause.
+func FastJSONError(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "; unparsed tail:"); i >= 0 {
+		msg = msg[:i]
+	}
+	msg = strings.TrimPrefix(msg, "cannot parse JSON: ")
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return errors.New("invalid JSON: " + msg)
+}
+
+// First runs a multi-session import and returns its first session, for
+// importers whose Import returns one session of a file that may hold
+// several; what names the kind of session in the error for a file that
+// holds none.
+func First(each func(emit func(*session.Session) error) error, name, what string) (*session.Session, error) {
+	var first *session.Session
+	err := each(func(s *session.Session) error {
+		if first == nil {
+			first = s
+		}
+		return nil
+	})
+	if err == nil && first == nil {
+		err = fmt.Errorf("%s: no %s found", name, what)
+	}
+	return first, err
+}

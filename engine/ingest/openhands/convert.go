@@ -1,0 +1,147 @@
+package openhands
+
+import (
+	"encoding/json"
+	"strings"
+
+	"ctxscope/engine/ingest/internal/norm"
+	"ctxscope/engine/ingest/openai"
+	"ctxscope/engine/session"
+)
+
+// builder turns one history's events into a session.
+type builder struct {
+	s    *session.Session
+	t    *session.Thread
+	file string
+	// open is the assistant entry of the model response being read, and
+	// openID that response's id.
+	open   *session.Entry
+	openID string
+}
+
+func newBuilder(file, id string) *builder {
+	t := &session.Thread{ID: "main", Kind: session.ThreadMain}
+	s := &session.Session{ID: id, Format: session.FormatOpenHands, Agent: "openhands", Source: file, Threads: []*session.Thread{t}}
+	return &builder{s: s, t: t, file: file}
+}
+
+// event converts one raw event.
+func (b *builder) event(raw json.RawMessage, line int) {
+	var ev event
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		norm.Diag(b.s, b.file, line, session.SeverityError, "event: %s; skipped", norm.JSONError(err))
+		return
+	}
+	ts := norm.Time(ev.Timestamp)
+	switch {
+	case ev.Action != "" && ev.ToolCall != nil:
+		b.toolCall(&ev, line)
+	case ev.Observation != "" && ev.ToolCall != nil:
+		b.open = nil
+		m := &session.Message{Role: session.RoleTool, Time: ts, Blocks: []session.Block{{
+			Type: session.BlockToolResult, ToolCallID: ev.ToolCall.ToolCallID, ToolName: ev.ToolCall.FunctionName,
+			Content: norm.Text(ev.Content), IsError: ev.Observation == "error",
+		}}}
+		b.add(&ev, line, m)
+	case ev.Action == "system" || ev.Action == "message":
+		b.open = nil
+		b.add(&ev, line, messageAction(&ev, ts))
+	case ev.Observation == "error":
+		b.open = nil
+		b.add(&ev, line, &session.Message{Role: session.RoleUser, Time: ts, Blocks: norm.Text(ev.Content)})
+	default:
+		e := b.add(&ev, line, nil)
+		e.Value = ev.Action + ev.Observation
+	}
+}
+
+// messageAction converts a system or message action.
+func messageAction(ev *event, ts timeT) *session.Message {
+	var a args
+	_ = json.Unmarshal(ev.Args, &a) // missing args leave the event's message
+	text := a.Content
+	if text == "" {
+		text = ev.Message
+	}
+	m := &session.Message{Time: ts, Blocks: norm.Text(text)}
+	switch {
+	case ev.Action == "system":
+		m.Role = session.RoleSystem
+	case ev.Source == "user":
+		m.Role = session.RoleUser
+	default:
+		m.Role = session.RoleAssistant
+	}
+	return m
+}
+
+// toolCall adds an action's tool call to its model response's message.
+func (b *builder) toolCall(ev *event, line int) {
+	tc := ev.ToolCall
+	resp := tc.ModelResponse
+	call := session.Block{Type: session.BlockToolCall, ToolCallID: tc.ToolCallID, ToolName: tc.FunctionName}
+	if resp != nil && len(resp.Choices) > 0 {
+		for _, c := range resp.Choices[0].Message.ToolCalls {
+			if c.ID == tc.ToolCallID {
+				call.Arguments = openai.Arguments(c.Function.Arguments)
+			}
+		}
+	}
+	if call.Arguments == nil {
+		call.Arguments = norm.NonNull(append(json.RawMessage(nil), ev.Args...))
+	}
+	if b.open != nil && resp != nil && resp.ID != "" && resp.ID == b.openID {
+		b.open.Message.Blocks = append(b.open.Message.Blocks, call)
+		return
+	}
+	m := &session.Message{Role: session.RoleAssistant, Time: norm.Time(ev.Timestamp)}
+	if resp != nil {
+		m.ID, m.Model = resp.ID, resp.Model
+		if len(resp.Choices) > 0 {
+			msg := resp.Choices[0].Message
+			if msg.Reasoning != "" {
+				m.Blocks = append(m.Blocks, session.Block{Type: session.BlockThinking, Text: msg.Reasoning})
+			}
+			for _, c := range openai.Content(msg.Content) {
+				if c.Type != session.BlockText || strings.TrimSpace(c.Text) != "" {
+					m.Blocks = append(m.Blocks, c)
+				}
+			}
+		}
+		if u := resp.Usage; u != nil {
+			m.Usage = &session.Usage{Input: u.Prompt, Output: u.Completion}
+			if u.Details != nil {
+				m.Usage.Input -= u.Details.Cached
+				m.Usage.CacheRead = u.Details.Cached
+			}
+		}
+	}
+	if resp == nil {
+		// Without the model's response, the action's thought is its text.
+		var a args
+		if json.Unmarshal(ev.Args, &a) == nil && strings.TrimSpace(a.Thought) != "" {
+			m.Blocks = append(m.Blocks, session.Block{Type: session.BlockText, Text: a.Thought})
+		}
+	}
+	m.Blocks = append(m.Blocks, call)
+	b.open = b.add(ev, line, m)
+	b.openID = ""
+	if resp != nil {
+		b.openID = resp.ID
+	}
+}
+
+// add appends an entry for ev, chained to the previous one; a nil message
+// makes a metadata entry.
+func (b *builder) add(ev *event, line int, m *session.Message) *session.Entry {
+	e := &session.Entry{ID: "e" + ev.ID.String(), Line: line, Time: norm.Time(ev.Timestamp), Kind: session.EntryMessage, Type: ev.Action + ev.Observation, Message: m}
+	if m == nil {
+		e.Kind = session.EntryMeta
+	}
+	if k := len(b.t.Entries); k > 0 {
+		e.ParentID = b.t.Entries[k-1].ID
+	}
+	b.t.Entries = append(b.t.Entries, e)
+	return e
+}

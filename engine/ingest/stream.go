@@ -1,0 +1,69 @@
+package ingest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+
+	"ctxscope/engine/ingest/jsonl"
+	"ctxscope/engine/session"
+)
+
+// ErrNotIncremental is returned by [Stream] for formats without an
+// incremental decoder (whole-document formats): use [ReadEach] for them.
+var ErrNotIncremental = errors.New("ingest: the format cannot be streamed record by record")
+
+// Stream decodes r record by record with its format's incremental decoder
+// and passes every update to fn as soon as its line is decoded. Entries
+// are not kept once fn has seen them, so memory is bounded by the largest
+// record plus, for formats whose records refer to earlier ones, an index
+// of entry ids: this is how a store that keeps entries elsewhere imports a
+// file of any size. An update marked Merged changes an entry fn saw
+// before. Stream returns the session without its entries: its header,
+// threads and diagnostics. An error from fn stops reading and is returned.
+// Stream works for pi, Claude Code and Codex; other formats return
+// ErrNotIncremental.
+func Stream(r io.Reader, name string, fn func(jsonl.Update) error) (*session.Session, error) {
+	br := bufio.NewReaderSize(r, SniffSize)
+	head, err := br.Peek(SniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	im, err := detectHead(head, name)
+	if err != nil {
+		return nil, err
+	}
+	inc, ok := im.(Incremental)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w (%s)", name, ErrNotIncremental, im.Format())
+	}
+	d := inc.NewDecoder(name)
+	rel, _ := d.(jsonl.Releaser)
+	lr := jsonl.NewReader(br, 0)
+	f := &jsonl.Feeder{Decoder: d, Name: name}
+	for {
+		line, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if errors.Is(err, jsonl.ErrTooLong) {
+			f.TooLong(lr.Line())
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		f.Feed(line, lr.Line(), lr.Partial())
+		for _, u := range f.Updates {
+			if err := fn(u); err != nil {
+				return nil, err
+			}
+		}
+		if rel != nil {
+			rel.Release()
+		}
+	}
+	f.End()
+	return d.Finish(), nil
+}

@@ -5,7 +5,10 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/valyala/fastjson"
+
 	"ctxscope/engine/ingest/internal/jsondoc"
+	"ctxscope/engine/ingest/internal/norm"
 
 	"ctxscope/engine/session"
 )
@@ -41,7 +44,13 @@ func importMessages(r io.Reader, name string, array bool) *session.Session {
 }
 
 func (b *sessionBuilder) addMessage(raw json.RawMessage, line, n int) {
-	m, warns, err := decodeMessage(raw)
+	var p fastjson.Parser
+	v, err := p.ParseBytes(raw)
+	if err != nil {
+		b.diag(line, session.SeverityError, "message %d: %v; skipped", n, norm.FastJSONError(err))
+		return
+	}
+	m, warns, err := decodeMessage(v)
 	if err != nil {
 		b.diag(line, session.SeverityError, "message %d: %v; skipped", n, err)
 		return

@@ -1,126 +1,131 @@
 package pi
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/valyala/fastjson"
+
 	"ctxscope/engine/session"
 )
 
-// decodeMessage turns a raw AgentMessage into a normalized message. Problems
-// that leave the message usable are returned as warnings.
-func decodeMessage(raw json.RawMessage) (*session.Message, []string, error) {
-	var am agentMessage
-	if err := json.Unmarshal(raw, &am); err != nil {
-		return nil, nil, fmt.Errorf("invalid message: %s", jsonError(err))
+// decodeMessage turns a parsed AgentMessage into a normalized message.
+// Problems that leave the message usable are returned as warnings.
+func decodeMessage(v *fastjson.Value) (*session.Message, []string, error) {
+	if v == nil || v.Type() != fastjson.TypeObject {
+		return nil, nil, fmt.Errorf("invalid message: expected a JSON object")
 	}
-	m := &session.Message{Time: msTime(am.Timestamp)}
+	f := fields{v: v}
+	role := f.str("role")
+	m := &session.Message{Time: msTime(f.float("timestamp"))}
 	var warns []string
-	blocks, err := decodeContent(am.Content)
+	blocks, err := decodeContent(f.value("content"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s message: %w", am.Role, err)
+		return nil, nil, fmt.Errorf("%s message: %w", role, err)
 	}
-	switch am.Role {
+	switch role {
 	case "user":
 		m.Role = session.RoleUser
 		m.Blocks = blocks
 	case "assistant":
 		m.Role = session.RoleAssistant
 		m.Blocks = blocks
-		m.ID = am.ResponseID
-		m.Provider, m.Model, m.StopReason, m.Error = am.Provider, am.Model, am.StopReason, am.ErrorMessage
-		if u := am.Usage; u != nil {
-			m.Usage = &session.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
-			if u.Cost != nil {
-				m.Usage.Cost = u.Cost.Total
+		m.ID = f.str("responseId")
+		m.Provider, m.Model, m.StopReason, m.Error = f.str("provider"), f.str("model"), f.str("stopReason"), f.str("errorMessage")
+		if u := f.object("usage"); u != nil {
+			uf := fields{v: u}
+			m.Usage = &session.Usage{Input: uf.int("input"), Output: uf.int("output"), CacheRead: uf.int("cacheRead"), CacheWrite: uf.int("cacheWrite")}
+			if c := uf.object("cost"); c != nil {
+				cf := fields{v: c}
+				m.Usage.Cost = cf.float("total")
 			}
 		}
 	case "toolResult":
 		m.Role = session.RoleTool
-		if am.ToolCallID == "" {
+		callID := f.str("toolCallId")
+		if callID == "" {
 			warns = append(warns, "toolResult without toolCallId")
 		}
 		m.Blocks = []session.Block{{
 			Type:       session.BlockToolResult,
-			ToolCallID: am.ToolCallID,
-			ToolName:   am.ToolName,
+			ToolCallID: callID,
+			ToolName:   f.str("toolName"),
 			Content:    blocks,
-			IsError:    am.IsError,
-			Details:    nonNull(am.Details),
+			IsError:    f.bool("isError"),
+			Details:    raw(f.value("details")),
 		}}
 	case "bashExecution":
 		m.Role, m.Origin = session.RoleUser, session.OriginBashExecution
-		m.Blocks = []session.Block{{Type: session.BlockText, Text: am.Command}, {Type: session.BlockText, Text: am.Output}}
-		m.Excluded = am.ExcludeFromContext
+		m.Blocks = []session.Block{{Type: session.BlockText, Text: f.str("command")}, {Type: session.BlockText, Text: f.str("output")}}
+		m.Excluded = f.bool("excludeFromContext")
 	case "custom", "hookMessage":
 		m.Role, m.Origin = session.RoleUser, session.OriginCustom
 		m.Blocks = blocks
 	case "branchSummary":
 		m.Role, m.Origin = session.RoleUser, session.OriginBranchSummary
-		m.Blocks = []session.Block{{Type: session.BlockText, Text: am.Summary}}
+		m.Blocks = []session.Block{{Type: session.BlockText, Text: f.str("summary")}}
 	case "compactionSummary":
 		m.Role, m.Origin = session.RoleUser, session.OriginCompactionSummary
-		m.Blocks = []session.Block{{Type: session.BlockText, Text: am.Summary}}
+		m.Blocks = []session.Block{{Type: session.BlockText, Text: f.str("summary")}}
 	case "":
+		if f.err != nil {
+			return nil, nil, fmt.Errorf("invalid message: %v", f.err)
+		}
 		return nil, nil, fmt.Errorf("message without a role")
 	default:
-		return nil, nil, fmt.Errorf("unknown message role %q", am.Role)
+		return nil, nil, fmt.Errorf("unknown message role %q", role)
+	}
+	if f.err != nil {
+		return nil, nil, fmt.Errorf("invalid %s message: %v", role, f.err)
 	}
 	return m, warns, nil
 }
 
 // decodeContent reads content that is either a string or a list of blocks.
-func decodeContent(raw json.RawMessage) ([]session.Block, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+// Image data is not kept.
+func decodeContent(v *fastjson.Value) ([]session.Block, error) {
+	switch {
+	case v == nil:
 		return nil, nil
+	case v.Type() == fastjson.TypeString:
+		return []session.Block{{Type: session.BlockText, Text: string(v.GetStringBytes())}}, nil
+	case v.Type() != fastjson.TypeArray:
+		return nil, fmt.Errorf("invalid content: expected a string or an array, got JSON %s", v.Type())
 	}
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, fmt.Errorf("invalid content: %s", jsonError(err))
+	items, _ := v.Array()
+	out := make([]session.Block, 0, len(items))
+	for i, c := range items {
+		if c.Type() != fastjson.TypeObject {
+			return nil, fmt.Errorf("invalid content: block %d is JSON %s, not an object", i, c.Type())
 		}
-		return []session.Block{{Type: session.BlockText, Text: s}}, nil
-	}
-	var cbs []contentBlock
-	if err := json.Unmarshal(raw, &cbs); err != nil {
-		return nil, fmt.Errorf("invalid content: %s", jsonError(err))
-	}
-	out := make([]session.Block, 0, len(cbs))
-	for i, c := range cbs {
-		switch c.Type {
+		f := fields{v: c}
+		var b session.Block
+		switch t := f.str("type"); t {
 		case "text":
-			out = append(out, session.Block{Type: session.BlockText, Text: c.Text})
+			b = session.Block{Type: session.BlockText, Text: f.str("text")}
 		case "thinking":
-			out = append(out, session.Block{Type: session.BlockThinking, Text: c.Thinking, Redacted: c.Redacted})
+			b = session.Block{Type: session.BlockThinking, Text: f.str("thinking"), Redacted: f.bool("redacted")}
 		case "toolCall":
-			out = append(out, session.Block{Type: session.BlockToolCall, ToolCallID: c.ID, ToolName: c.Name, Arguments: nonNull(c.Arguments)})
+			b = session.Block{Type: session.BlockToolCall, ToolCallID: f.str("id"), ToolName: f.str("name"), Arguments: raw(f.value("arguments"))}
 		case "image":
-			out = append(out, session.Block{Type: session.BlockImage, MIME: c.MimeType})
+			b = session.Block{Type: session.BlockImage, MIME: f.str("mimeType")}
 		default:
-			return nil, fmt.Errorf("content block %d has unknown type %q", i, c.Type)
+			return nil, fmt.Errorf("content block %d has unknown type %q", i, t)
 		}
+		if f.err != nil {
+			return nil, fmt.Errorf("invalid content: block %d: %v", i, f.err)
+		}
+		out = append(out, b)
 	}
 	return out, nil
 }
 
-func nonNull(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil
-	}
-	return raw
-}
-
 // msTime converts pi's unix-millisecond message timestamps.
-func msTime(n json.Number) time.Time {
-	if ms, err := n.Int64(); err == nil && ms > 0 {
-		return time.UnixMilli(ms).UTC()
-	}
-	if f, err := n.Float64(); err == nil && f > 0 {
-		return time.UnixMilli(int64(f)).UTC()
+func msTime(ms float64) time.Time {
+	if ms > 0 && ms < 1e15 {
+		return time.UnixMilli(int64(ms)).UTC()
 	}
 	return time.Time{}
 }

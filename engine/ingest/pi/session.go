@@ -2,14 +2,15 @@ package pi
 
 import (
 	"bufio"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/valyala/fastjson"
+
+	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/ingest/jsonl"
 	"ctxscope/engine/session"
 )
@@ -85,6 +86,7 @@ func (Importer) NewDecoder(name string) jsonl.Decoder { return newDecoder(name) 
 type decoder struct {
 	b         *sessionBuilder
 	sawHeader bool
+	parser    fastjson.Parser
 }
 
 func newDecoder(name string) *decoder { return &decoder{b: newBuilder(name)} }
@@ -107,9 +109,13 @@ func (d *decoder) Finish() *session.Session {
 // Line decodes one record.
 func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, error) {
 	b := d.b
-	var rec entryRecord
-	if err := json.Unmarshal(line, &rec); err != nil {
-		return out, errors.New(jsonError(err))
+	v, err := d.parser.ParseBytes(line)
+	if err != nil {
+		return out, norm.FastJSONError(err)
+	}
+	rec, err := readRecord(v)
+	if err != nil {
+		return out, err
 	}
 	b.records++
 	if rec.Type == "session" {

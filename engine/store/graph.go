@@ -154,4 +154,3 @@ func (s *Store) ContainedIn(ctx context.Context, set, passage string) ([]Contain
 			return c, r.Scan(&c.Passage, &c.Entity, &c.Timestamp)
 		}, passage, passage)
 }
-

@@ -167,7 +167,9 @@ func (s *Store) PutClusters(ctx context.Context, set string, cs []Cluster) error
 	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error {
 		return execEach(tx, `INSERT INTO clusters (set_id, cid, center_text, center_ids, metadata) VALUES (?,?,?,?,?)
 			ON CONFLICT (set_id, cid) DO UPDATE SET center_text = excluded.center_text, center_ids = excluded.center_ids, metadata = excluded.metadata`, cs,
-			func(c Cluster) []any { return []any{id, c.ID, c.CenterText, jsonList(c.CenterIDs), jsonObject(c.Metadata)} })
+			func(c Cluster) []any {
+				return []any{id, c.ID, c.CenterText, jsonList(c.CenterIDs), jsonObject(c.Metadata)}
+			})
 	})
 }
 

@@ -28,8 +28,9 @@ type Index struct {
 	idx     bleve.Index
 	version string
 
-	mu    sync.Mutex // serialises syncs and guards state
-	state syncState
+	mu     sync.Mutex // serialises syncs and guards state
+	state  syncState
+	closed bool
 }
 
 // Open opens the index in dir, creating it when missing. An index written
@@ -52,7 +53,7 @@ func Open(dir string) (x *Index, rebuilt bool, err error) {
 		}
 		idx.Close()
 		rebuilt = true
-	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
+	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist), isEmptyDir(dir):
 	default:
 		rebuilt = true
 	}
@@ -82,6 +83,12 @@ func (x *Index) create() error {
 	}
 	x.idx, x.state = idx, newSyncState()
 	return nil
+}
+
+// isEmptyDir reports whether dir exists and holds nothing.
+func isEmptyDir(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0
 }
 
 // removeIndexDir deletes an index directory, refusing a directory that
@@ -114,8 +121,16 @@ func (x *Index) Rebuild() error {
 	return x.create()
 }
 
-// Close closes the index.
-func (x *Index) Close() error { return x.idx.Close() }
+// Close closes the index. Closing it again does nothing.
+func (x *Index) Close() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.closed {
+		return nil
+	}
+	x.closed = true
+	return x.idx.Close()
+}
 
 // DocCount returns the number of indexed documents.
 func (x *Index) DocCount() (uint64, error) { return x.idx.DocCount() }

@@ -62,56 +62,60 @@ func matchSpans(locs search.FieldTermLocationMap) []Span {
 
 // fragments cuts up to maxFragments windows of text around the spans,
 // the longest (most specific) matches first, and returns them in text
-// order. Offsets outside the text are ignored, and windows never split a
-// UTF-8 sequence.
+// order. A match that overlaps a window already cut extends it rather
+// than starting a second, overlapping one. Offsets outside the text are
+// ignored, and windows never split a UTF-8 sequence.
 func fragments(text string, spans []Span) []Fragment {
-	out := []Fragment{}
 	if text == "" {
-		return out
+		return []Fragment{}
 	}
 	byLength := append([]Span(nil), spans...)
 	sort.SliceStable(byLength, func(i, j int) bool {
 		return byLength[i].End-byLength[i].Start > byLength[j].End-byLength[j].Start
 	})
+	var wins []Span
 	for _, s := range byLength {
-		if len(out) == maxFragments {
-			break
-		}
-		if s.End > len(text) || covered(out, s) {
+		if s.End > len(text) {
 			continue
 		}
-		out = append(out, window(text, s, spans))
+		if k := overlapping(wins, s); k >= 0 {
+			if s.End > wins[k].End && s.End-wins[k].Start <= 2*fragmentSize {
+				wins[k].End = s.End
+			}
+			continue
+		}
+		if len(wins) == maxFragments {
+			continue
+		}
+		start := runeStart(text, max(s.Start-fragmentLead, 0))
+		wins = append(wins, Span{start, max(s.End, runeStart(text, min(start+fragmentSize, len(text))))})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
-	if len(out) == 0 {
+	if len(wins) == 0 {
 		end := runeStart(text, min(noMatchPrefix, len(text)))
-		out = append(out, Fragment{Text: text[:end], Marks: []Span{}})
+		return []Fragment{{Text: text[:end], Marks: []Span{}}}
+	}
+	sort.Slice(wins, func(i, j int) bool { return wins[i].Start < wins[j].Start })
+	out := make([]Fragment, 0, len(wins))
+	for _, w := range wins {
+		f := Fragment{Text: text[w.Start:w.End], Start: w.Start, Marks: []Span{}}
+		for _, m := range spans {
+			if m.Start >= w.Start && m.End <= w.End {
+				f.Marks = append(f.Marks, Span{m.Start - w.Start, m.End - w.Start})
+			}
+		}
+		out = append(out, f)
 	}
 	return out
 }
 
-// window cuts the fragment around span s, marking every span inside it.
-func window(text string, s Span, spans []Span) Fragment {
-	start := runeStart(text, max(s.Start-fragmentLead, 0))
-	end := runeStart(text, min(start+fragmentSize, len(text)))
-	end = max(end, s.End)
-	f := Fragment{Text: text[start:end], Start: start, Marks: []Span{}}
-	for _, m := range spans {
-		if m.Start >= start && m.End <= end {
-			f.Marks = append(f.Marks, Span{m.Start - start, m.End - start})
+// overlapping returns the index of the window s overlaps, or -1.
+func overlapping(wins []Span, s Span) int {
+	for k, w := range wins {
+		if s.Start < w.End && s.End > w.Start {
+			return k
 		}
 	}
-	return f
-}
-
-// covered reports whether span s lies inside one of the fragments.
-func covered(fs []Fragment, s Span) bool {
-	for _, f := range fs {
-		if s.Start >= f.Start && s.End <= f.Start+len(f.Text) {
-			return true
-		}
-	}
-	return false
+	return -1
 }
 
 // runeStart moves i back to the start of the UTF-8 sequence it falls in.

@@ -36,8 +36,12 @@ type command struct {
 
 // commands lists every subcommand, alphabetically.
 var commands = []command{
+	importCommand,
 	inspectCommand,
+	reindexCommand,
+	searchCommand,
 	serveCommand,
+	sessionsCommand,
 	versionCommand,
 }
 

@@ -29,20 +29,13 @@ func runImport(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer w.close()
-	ctx := context.Background()
-	results, failed := []*store.ImportResult{}, 0
-	for _, p := range paths {
-		res, err := w.st.ImportFile(ctx, p, nil)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "ctxscope import: %v\n", err)
-			failed++
-			continue
-		}
-		results = append(results, res)
+	defer w.Close()
+	results, errs := w.Import(context.Background(), paths)
+	for _, err := range errs {
+		fmt.Fprintf(env.Stderr, "ctxscope import: %v\n", err)
 	}
-	if _, err := w.sync(ctx); err != nil {
-		return err
+	if results == nil {
+		results = []*store.ImportResult{}
 	}
 	if *asJSON {
 		if err := writeJSON(env.Stdout, results); err != nil {
@@ -51,8 +44,8 @@ func runImport(env *Env, args []string) error {
 	} else {
 		printImports(env, results)
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d files failed to import", failed, len(paths))
+	if len(errs) > 0 {
+		return fmt.Errorf("%d of %d files failed to import", len(paths)-len(results), len(paths))
 	}
 	return nil
 }

@@ -24,15 +24,12 @@ func runReindex(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer w.close()
-	if err := w.idx.Rebuild(); err != nil {
-		return err
-	}
-	st, err := w.sync(context.Background())
+	defer w.Close()
+	st, err := w.Reindex(context.Background())
 	if err != nil {
 		return err
 	}
-	n, err := w.idx.DocCount()
+	n, err := w.Index.DocCount()
 	if err != nil {
 		return err
 	}

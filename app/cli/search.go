@@ -51,19 +51,16 @@ func runSearch(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer w.close()
+	defer w.Close()
 	ctx := context.Background()
-	if _, err := w.sync(ctx); err != nil {
-		return err
-	}
-	res, err := w.idx.Search(req)
+	res, err := w.Search(ctx, req)
 	if errors.Is(err, search.ErrBadQuery) {
 		return fmt.Errorf("%w\n(the query uses Bleve's query-string syntax; --plain searches the words as written)", err)
 	}
 	if err != nil {
 		return err
 	}
-	hits := withSources(ctx, w.st, res.Hits)
+	hits := withSources(ctx, w.Store, res.Hits)
 	if *asJSON {
 		return writeJSON(env.Stdout, struct {
 			Total  uint64                         `json:"total"`

@@ -27,8 +27,8 @@ func runSessions(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer w.close()
-	list, err := w.st.Sessions(context.Background(), 0, 0)
+	defer w.Close()
+	list, err := w.Sessions(context.Background(), 0, 0)
 	if err != nil {
 		return err
 	}

@@ -185,8 +185,11 @@ func isHump(prev, r rune, rest []byte) bool {
 	return false
 }
 
+// token returns a token whose term is a slice of the input, as Bleve's
+// own tokenizers do: the lower-case filter rewrites it in place, which
+// overlapping tokens survive because lower-casing twice changes nothing.
 func token(in []byte, s, e, pos int) *analysis.Token {
-	return &analysis.Token{Start: s, End: e, Term: append([]byte(nil), in[s:e]...), Position: pos, Type: analysis.AlphaNumeric}
+	return &analysis.Token{Start: s, End: e, Term: in[s:e:e], Position: pos, Type: analysis.AlphaNumeric}
 }
 
 // isWordRune reports letters, digits and the underscore, which belongs

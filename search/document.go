@@ -41,10 +41,19 @@ type Doc struct {
 	Text    string
 }
 
+// prose reports the kinds whose text is prose, which get the English
+// field besides the code field. Tool calls and results are code, paths
+// and program output: English stemming finds nothing more in them and
+// would double their indexing cost.
+func prose(kind string) bool { return kind != KindToolCall && kind != KindToolResult }
+
 // fields returns the document as Bleve indexes it, leaving out empty
 // fields.
 func (d *Doc) fields() map[string]any {
-	m := map[string]any{FieldKind: d.Kind, FieldText: d.Text, FieldCode: d.Text, FieldContent: d.Text}
+	m := map[string]any{FieldKind: d.Kind, FieldCode: d.Text, FieldContent: d.Text}
+	if prose(d.Kind) {
+		m[FieldText] = d.Text
+	}
 	for k, v := range map[string]string{FieldSession: d.Session, FieldThread: d.Thread, FieldEntry: d.Entry, FieldRole: d.Role,
 		FieldTool: d.Tool, FieldEpisode: d.Episode, FieldSpeaker: d.Speaker, FieldSet: d.Set} {
 		if v != "" {

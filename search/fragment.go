@@ -33,7 +33,7 @@ const (
 
 // highlightFields are the analysed fields whose term locations point into
 // the document text.
-var highlightFields = []string{FieldText, FieldCode, "_all"}
+var highlightFields = []string{FieldText, FieldCode}
 
 // matchSpans collects the byte ranges of the matched terms, sorted and
 // merged.

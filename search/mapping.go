@@ -34,14 +34,16 @@ const codeAnalyzer = "ctxscope_code"
 
 // analysisVersion changes whenever the code tokenizer's output changes;
 // it is part of the mapping version, so that the index is rebuilt.
-const analysisVersion = 1
+const analysisVersion = 2
 
 // keywordFields are the exact-match fields that filters and facets use.
 var keywordFields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet}
 
-// newMapping builds the index mapping. Unfielded query terms search the
-// composite _all field, which holds both the English and the code-aware
-// tokens, analysed with the code-aware analyzer.
+// newMapping builds the index mapping. There is no composite _all field
+// (it would index every token twice): unfielded query terms search the
+// code field, which every document has; the English field, which only
+// prose documents have, is searched by name (text:running) or by plain
+// mode.
 func newMapping() (*mapping.IndexMappingImpl, error) {
 	im := mapping.NewIndexMapping()
 	err := im.AddCustomAnalyzer(codeAnalyzer, map[string]any{
@@ -53,6 +55,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		return nil, err
 	}
 	im.DefaultAnalyzer = codeAnalyzer
+	im.DefaultField = FieldCode
 	im.StoreDynamic, im.IndexDynamic, im.DocValuesDynamic = false, false, false
 	dm := mapping.NewDocumentMapping()
 	dm.Dynamic = false
@@ -76,12 +79,12 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	return im, nil
 }
 
-// textField is an analysed, unstored field with term vectors (for phrases
-// and highlighting) that also feeds _all.
+// textField is an analysed, unstored field with term vectors, for
+// phrases and highlighting.
 func textField(analyzer string) *mapping.FieldMapping {
 	fm := mapping.NewTextFieldMapping()
 	fm.Analyzer = analyzer
-	fm.Store, fm.DocValues = false, false
+	fm.Store, fm.DocValues, fm.IncludeInAll = false, false, false
 	return fm
 }
 

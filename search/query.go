@@ -158,26 +158,38 @@ func buildQuery(r Request) (query.Query, error) {
 	return query.NewConjunctionQuery(parts), nil
 }
 
-// plainQuery requires every whitespace-separated word of text. A word
-// matches as prose (English analysis, so "tests" finds "testing") or as
-// code: an identifier or path is matched as the sequence of its parts, so
-// "src/context-filter.ts" also finds "/repo/src/context-filter.ts" and
-// "filterContext" finds "filter_context".
+// plainQuery requires every whitespace-separated word of text. A simple
+// word matches as prose (English analysis, so "tests" finds "testing") or
+// as code. A compound word, an identifier or a path, matches only as
+// code, as the sequence of its parts: "src/context-filter.ts" also finds
+// "/repo/src/context-filter.ts", and "filterContext" finds
+// "filter_context".
 func plainQuery(text string) query.Query {
 	words := strings.Fields(text)
 	parts := make([]query.Query, 0, len(words))
 	for _, w := range words {
+		code := query.NewMatchPhraseQuery(w)
+		code.SetField(FieldCode)
+		if isCompound(w) {
+			parts = append(parts, code)
+			continue
+		}
 		prose := query.NewMatchQuery(w)
 		prose.SetField(FieldText)
 		prose.SetOperator(query.MatchQueryOperatorAnd)
-		code := query.NewMatchPhraseQuery(w)
-		code.SetField(FieldCode)
 		parts = append(parts, query.NewDisjunctionQuery([]query.Query{prose, code}))
 	}
 	if len(parts) == 1 {
 		return parts[0]
 	}
 	return query.NewConjunctionQuery(parts)
+}
+
+// isCompound reports whether a word has more than one code part.
+func isCompound(w string) bool {
+	in := []byte(w)
+	start, end := nextCompound(in, 0)
+	return start >= 0 && len(atomicParts(in, start, end)) > 1
 }
 
 func toHit(h *search.DocumentMatch) Hit {

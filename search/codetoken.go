@@ -9,8 +9,12 @@ import (
 )
 
 // CodeTokenizerName is the name under which the code-aware tokenizer is
-// registered with Bleve.
-const CodeTokenizerName = "ctxscope_code"
+// registered with Bleve; CodeQueryTokenizerName names its query-time
+// counterpart.
+const (
+	CodeTokenizerName      = "ctxscope_code"
+	CodeQueryTokenizerName = "ctxscope_code_query"
+)
 
 // maxWholeToken is the longest compound token kept whole, in bytes; longer
 // compounds (minified code, base64) are indexed by their parts only.
@@ -18,23 +22,26 @@ const maxWholeToken = 256
 
 func init() {
 	// Bleve finds analysis components by name only through its registry.
-	if err := registry.RegisterTokenizer(CodeTokenizerName, func(map[string]any, *registry.Cache) (analysis.Tokenizer, error) {
-		return CodeTokenizer{}, nil
-	}); err != nil {
-		panic(err)
+	for name, tok := range map[string]analysis.Tokenizer{CodeTokenizerName: CodeTokenizer{}, CodeQueryTokenizerName: CodeQueryTokenizer{}} {
+		if err := registry.RegisterTokenizer(name, func(map[string]any, *registry.Cache) (analysis.Tokenizer, error) {
+			return tok, nil
+		}); err != nil {
+			panic(err)
+		}
 	}
 }
 
 // CodeTokenizer splits text the way people search code and paths. A
 // compound word (letters, digits and the joiners _ . - / \ : inside a
-// word) yields the compound itself, each path segment of it that is a
-// compound too, and its atomic parts: split at the joiners and at
-// camel-case humps. So "src/context-filter.ts" yields
+// word) yields the compound itself, each path segment and each path
+// suffix of it that is a compound too, and its atomic parts: split at the
+// joiners and at camel-case humps. So "src/context-filter.ts" yields
 // "src/context-filter.ts", "context-filter.ts", "src", "context",
 // "filter" and "ts"; "filterContext" yields "filterContext", "filter"
 // and "Context"; "snake_case" yields "snake_case", "snake" and "case".
 // Atomic parts take consecutive positions, so phrases of parts match;
-// a compound shares the position of its first part.
+// a compound shares the position of its first part. Searching a whole
+// compound, or the end of a path, is then a single term lookup.
 type CodeTokenizer struct{}
 
 // Tokenize implements analysis.Tokenizer.
@@ -95,26 +102,53 @@ func emitCompound(out *analysis.TokenStream, in []byte, start, end, pos int) int
 	return pos + len(parts)
 }
 
-// emitSegments adds the path segments of a compound that are compounds
-// themselves, such as the file name of a path.
+// emitSegments adds the path segments and path suffixes of a compound
+// that are compounds themselves, such as a file name or "core/session.go"
+// in "/repo/src/core/session.go".
 func emitSegments(out *analysis.TokenStream, in []byte, start, end int, parts [][2]int, pos int) {
 	segStart := start
 	for i := start; i <= end; i++ {
 		if i < end && in[i] != '/' && in[i] != '\\' {
 			continue
 		}
+		if i == end {
+			break
+		}
 		s, e := trimJoiners(in, segStart, i)
-		if s < e && (s != start || e != end) {
-			first := 0
-			for first < len(parts) && parts[first][0] < s {
-				first++
-			}
-			if n := countParts(parts, s, e); n > 1 {
-				*out = append(*out, token(in, s, e, pos+first))
-			}
+		emitPiece(out, in, s, e, parts, pos, start, end)
+		if s, e := trimJoiners(in, i+1, end); hasPathSep(in[s:e]) {
+			emitPiece(out, in, s, e, parts, pos, start, end) // a suffix; the last segment comes below
 		}
 		segStart = i + 1
 	}
+	if segStart > start {
+		s, e := trimJoiners(in, segStart, end)
+		emitPiece(out, in, s, e, parts, pos, start, end)
+	}
+}
+
+// emitPiece emits in[s:e], a segment or suffix of the compound
+// in[start:end], when it is a compound of its own.
+func emitPiece(out *analysis.TokenStream, in []byte, s, e int, parts [][2]int, pos, start, end int) {
+	if s >= e || (s == start && e == end) {
+		return
+	}
+	first := 0
+	for first < len(parts) && parts[first][0] < s {
+		first++
+	}
+	if countParts(parts, s, e) > 1 {
+		*out = append(*out, token(in, s, e, pos+first))
+	}
+}
+
+func hasPathSep(b []byte) bool {
+	for _, c := range b {
+		if c == '/' || c == '\\' {
+			return true
+		}
+	}
+	return false
 }
 
 func countParts(parts [][2]int, s, e int) int {
@@ -205,4 +239,34 @@ func isJoiner(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// CodeQueryTokenizer analyses query text for the code field: a compound
+// word becomes the single token of the whole compound, which the
+// [CodeTokenizer] indexed, and a plain word itself. Each token advances
+// the position by its number of parts, so that phrases that mix compounds
+// and words line up with the indexed parts.
+type CodeQueryTokenizer struct{}
+
+// Tokenize implements analysis.Tokenizer.
+func (CodeQueryTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	var out analysis.TokenStream
+	pos := 1
+	for i := 0; i < len(input); {
+		start, end := nextCompound(input, i)
+		if start < 0 {
+			break
+		}
+		parts := atomicParts(input, start, end)
+		if len(parts) > 1 && end-start <= maxWholeToken {
+			out = append(out, token(input, start, end, pos))
+		} else {
+			for k, p := range parts {
+				out = append(out, token(input, p[0], p[1], pos+k))
+			}
+		}
+		pos += len(parts)
+		i = end
+	}
+	return out
 }

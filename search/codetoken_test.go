@@ -37,6 +37,8 @@ func TestCodeTokenizer(t *testing.T) {
 		{"Run it, please.", []string{"Run@1", "it@2", "please@3"}},
 		{"--flag ../x", []string{"flag@1", "x@2"}},
 		{"día_über", []string{"día_über@1", "día@1", "über@2"}},
+		{"/repo/src/core/session.go", []string{"repo/src/core/session.go@1", "src/core/session.go@2", "core/session.go@3", "session.go@4",
+			"repo@1", "src@2", "core@3", "session@4", "go@5"}},
 		{"", nil},
 		{"... --- ///", nil},
 	}
@@ -44,6 +46,17 @@ func TestCodeTokenizer(t *testing.T) {
 		if got := terms(tc.in); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q:\n got  %v\n want %v", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestCodeQueryTokenizer(t *testing.T) {
+	got := []string{}
+	for _, tok := range (CodeQueryTokenizer{}).Tokenize([]byte("loadSessionFromEntries type core/session.go x")) {
+		got = append(got, string(tok.Term)+"@"+itoa(tok.Position))
+	}
+	want := []string{"loadSessionFromEntries@1", "type@5", "core/session.go@6", "x@9"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
 

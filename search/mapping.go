@@ -29,12 +29,15 @@ const (
 	FieldContent = "content" // the same text, stored for fragments, not indexed
 )
 
-// codeAnalyzer is the name of the code-aware analyzer.
-const codeAnalyzer = "ctxscope_code"
+// Analyzer names: the code-aware analyzer, and its query-time form.
+const (
+	codeAnalyzer      = "ctxscope_code"
+	codeQueryAnalyzer = "ctxscope_code_query"
+)
 
 // analysisVersion changes whenever the code tokenizer's output changes;
 // it is part of the mapping version, so that the index is rebuilt.
-const analysisVersion = 2
+const analysisVersion = 3
 
 // keywordFields are the exact-match fields that filters and facets use.
 var keywordFields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet}
@@ -46,13 +49,15 @@ var keywordFields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, F
 // mode.
 func newMapping() (*mapping.IndexMappingImpl, error) {
 	im := mapping.NewIndexMapping()
-	err := im.AddCustomAnalyzer(codeAnalyzer, map[string]any{
-		"type":          custom.Name,
-		"tokenizer":     CodeTokenizerName,
-		"token_filters": []any{lowercase.Name},
-	})
-	if err != nil {
-		return nil, err
+	for name, tok := range map[string]string{codeAnalyzer: CodeTokenizerName, codeQueryAnalyzer: CodeQueryTokenizerName} {
+		err := im.AddCustomAnalyzer(name, map[string]any{
+			"type":          custom.Name,
+			"tokenizer":     tok,
+			"token_filters": []any{lowercase.Name},
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	im.DefaultAnalyzer = codeAnalyzer
 	im.DefaultField = FieldCode

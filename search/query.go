@@ -138,11 +138,11 @@ func buildQuery(r Request) (query.Query, error) {
 	case r.Mode == ModePlain:
 		main = plainQuery(text)
 	case r.Mode == ModeQuery || r.Mode == "":
-		qs := query.NewQueryStringQuery(text)
-		if _, err := qs.Parse(); err != nil {
+		parsed, err := query.NewQueryStringQuery(text).Parse()
+		if err != nil {
 			return nil, fmt.Errorf("%w %q: %v (quote words to search them literally, or use plain mode)", ErrBadQuery, text, err)
 		}
-		main = qs
+		main = codeQueries(parsed)
 	default:
 		return nil, fmt.Errorf("%w: unknown mode %q (want %q or %q)", ErrBadQuery, r.Mode, ModeQuery, ModePlain)
 	}
@@ -161,15 +161,16 @@ func buildQuery(r Request) (query.Query, error) {
 // plainQuery requires every whitespace-separated word of text. A simple
 // word matches as prose (English analysis, so "tests" finds "testing") or
 // as code. A compound word, an identifier or a path, matches only as
-// code, as the sequence of its parts: "src/context-filter.ts" also finds
-// "/repo/src/context-filter.ts", and "filterContext" finds
-// "filter_context".
+// code, where it appears whole or as the end of a longer path:
+// "core/agent-session.ts" finds "/repo/src/core/agent-session.ts".
 func plainQuery(text string) query.Query {
 	words := strings.Fields(text)
 	parts := make([]query.Query, 0, len(words))
 	for _, w := range words {
-		code := query.NewMatchPhraseQuery(w)
+		code := query.NewMatchQuery(w)
 		code.SetField(FieldCode)
+		code.Analyzer = codeQueryAnalyzer
+		code.SetOperator(query.MatchQueryOperatorAnd)
 		if isCompound(w) {
 			parts = append(parts, code)
 			continue
@@ -190,6 +191,38 @@ func isCompound(w string) bool {
 	in := []byte(w)
 	start, end := nextCompound(in, 0)
 	return start >= 0 && len(atomicParts(in, start, end)) > 1
+}
+
+// codeQueries gives the match and phrase queries of a parsed query string
+// that search the code field the query-time code analyzer, so that an
+// identifier or path is looked up whole rather than as any of its parts.
+func codeQueries(q query.Query) query.Query {
+	onCode := func(field string) bool { return field == "" || field == FieldCode }
+	switch x := q.(type) {
+	case *query.MatchQuery:
+		if onCode(x.FieldVal) && x.Analyzer == "" {
+			x.Analyzer = codeQueryAnalyzer
+		}
+	case *query.MatchPhraseQuery:
+		if onCode(x.FieldVal) && x.Analyzer == "" {
+			x.Analyzer = codeQueryAnalyzer
+		}
+	case *query.BooleanQuery:
+		for _, sub := range []query.Query{x.Must, x.Should, x.MustNot, x.Filter} {
+			if sub != nil {
+				codeQueries(sub)
+			}
+		}
+	case *query.ConjunctionQuery:
+		for _, sub := range x.Conjuncts {
+			codeQueries(sub)
+		}
+	case *query.DisjunctionQuery:
+		for _, sub := range x.Disjuncts {
+			codeQueries(sub)
+		}
+	}
+	return q
 }
 
 func toHit(h *search.DocumentMatch) Hit {

@@ -209,7 +209,7 @@ func BenchmarkQueries(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer base.Close()
-	var ours, baseline []time.Duration
+	var ours, baseline, noFacets []time.Duration
 	perQuery := make([]time.Duration, len(benchQueries))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -221,6 +221,9 @@ func BenchmarkQueries(b *testing.B) {
 			}
 			ours = append(ours, time.Since(start))
 			perQuery[k] += time.Since(start)
+			if !q.Facets {
+				noFacets = append(noFacets, time.Since(start))
+			}
 			bq := bleve.NewQueryStringQuery(q.Query)
 			start = time.Now()
 			if _, err := base.Search(bleve.NewSearchRequestOptions(bq, 10, 0, false)); err != nil {
@@ -230,7 +233,7 @@ func BenchmarkQueries(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	for name, ds := range map[string][]time.Duration{"": ours, "baseline-": baseline} {
+	for name, ds := range map[string][]time.Duration{"": ours, "baseline-": baseline, "nofacets-": noFacets} {
 		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 		b.ReportMetric(ms(ds[len(ds)/2]), name+"p50-ms")
 		b.ReportMetric(ms(ds[len(ds)*95/100]), name+"p95-ms")

@@ -165,27 +165,9 @@ func loadBlocks(tx *sql.Tx, sessionID int64, entries map[int64]*session.Entry) e
 	defer rows.Close()
 	parents := map[int64]*session.Block{}
 	for rows.Next() {
-		var (
-			id, entryID         int64
-			parent              sql.NullInt64
-			typ, mime           string
-			text, args, details []byte
-			contentEmpty        bool
-			b                   session.Block
-		)
-		if err := rows.Scan(&id, &entryID, &parent, &typ, &text, &b.Redacted, &b.ToolCallID, &b.ToolName,
-			&args, &b.IsError, &details, &mime, &contentEmpty); err != nil {
+		id, entryID, parent, b, err := scanBlock(rows)
+		if err != nil {
 			return fmt.Errorf("load blocks: %w", err)
-		}
-		b.Type, b.Text, b.MIME = session.BlockType(typ), string(text), mime
-		if args != nil {
-			b.Arguments = json.RawMessage(args)
-		}
-		if details != nil {
-			b.Details = json.RawMessage(details)
-		}
-		if contentEmpty {
-			b.Content = []session.Block{}
 		}
 		var list *[]session.Block
 		if parent.Valid {
@@ -205,4 +187,29 @@ func loadBlocks(tx *sql.Tx, sessionID int64, entries map[int64]*session.Entry) e
 		parents[id] = &(*list)[len(*list)-1]
 	}
 	return rows.Err()
+}
+
+// scanBlock reads one row of the blocks query.
+func scanBlock(rows *sql.Rows) (id, entryID int64, parent sql.NullInt64, b session.Block, err error) {
+	var (
+		typ, mime           string
+		text, args, details []byte
+		contentEmpty        bool
+	)
+	err = rows.Scan(&id, &entryID, &parent, &typ, &text, &b.Redacted, &b.ToolCallID, &b.ToolName,
+		&args, &b.IsError, &details, &mime, &contentEmpty)
+	if err != nil {
+		return
+	}
+	b.Type, b.Text, b.MIME = session.BlockType(typ), string(text), mime
+	if args != nil {
+		b.Arguments = json.RawMessage(args)
+	}
+	if details != nil {
+		b.Details = json.RawMessage(details)
+	}
+	if contentEmpty {
+		b.Content = []session.Block{}
+	}
+	return
 }

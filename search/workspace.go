@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 )
 
@@ -67,6 +68,11 @@ func (w *Workspace) DeleteSession(ctx context.Context, key string) error {
 // Sessions lists a page of sessions, newest first (all when limit <= 0).
 func (w *Workspace) Sessions(ctx context.Context, offset, limit int) ([]store.SessionInfo, error) {
 	return w.Store.Sessions(ctx, offset, limit)
+}
+
+// LoadSession opens a stored session in the normalized model.
+func (w *Workspace) LoadSession(key string) (*session.Session, error) {
+	return w.Store.Load(key)
 }
 
 // Search indexes whatever the store gained (a live tail, another

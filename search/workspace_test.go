@@ -44,6 +44,9 @@ func TestWorkspaceServices(t *testing.T) {
 		t.Fatalf("paged through %d hits of %d", len(seen), total)
 	}
 	key := "ffae836b-9420-4060-ac13-7745215f90ff"
+	if ss, err := w.LoadSession(key); err != nil || len(ss.Main().Entries) != 1003 {
+		t.Fatalf("load session: %v", err)
+	}
 	if err := w.DeleteSession(ctx, key); err != nil {
 		t.Fatal(err)
 	}

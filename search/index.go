@@ -28,9 +28,13 @@ type Index struct {
 	idx     bleve.Index
 	version string
 
-	mu     sync.Mutex // serialises syncs and guards state
+	mu     sync.Mutex // serialises syncs, rebuilds and Close; guards state
 	state  syncState
 	closed bool
+	// swap guards the idx pointer, which Rebuild replaces, against
+	// searches running concurrently with it; searches never wait for a
+	// sync, only for a rebuild's swap.
+	swap sync.RWMutex
 }
 
 // Open opens the index in dir, creating it when missing. An index written
@@ -115,6 +119,8 @@ func removeIndexDir(dir string) error {
 func (x *Index) Rebuild() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.swap.Lock()
+	defer x.swap.Unlock()
 	if err := x.idx.Close(); err != nil {
 		return fmt.Errorf("search: close: %w", err)
 	}
@@ -129,17 +135,25 @@ func (x *Index) Close() error {
 		return nil
 	}
 	x.closed = true
+	x.swap.Lock()
+	defer x.swap.Unlock()
 	return x.idx.Close()
 }
 
 // DocCount returns the number of indexed documents.
-func (x *Index) DocCount() (uint64, error) { return x.idx.DocCount() }
+func (x *Index) DocCount() (uint64, error) {
+	x.swap.RLock()
+	defer x.swap.RUnlock()
+	return x.idx.DocCount()
+}
 
 // Version returns the mapping version the index was built with.
 func (x *Index) Version() string { return x.version }
 
 // Add indexes docs in one batch, replacing documents with the same ids.
 func (x *Index) Add(docs []Doc) error {
+	x.swap.RLock()
+	defer x.swap.RUnlock()
 	b := x.idx.NewBatch()
 	for i := range docs {
 		if err := b.Index(docs[i].ID, docs[i].fields()); err != nil {

@@ -104,7 +104,9 @@ func (x *Index) Search(r Request) (*Result, error) {
 			req.AddFacet(f, bleve.NewFacetRequest(f, 20))
 		}
 	}
+	x.swap.RLock()
 	res, err := x.idx.Search(req)
+	x.swap.RUnlock()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadQuery, err)
 	}

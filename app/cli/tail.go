@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"unicode"
 
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/session"
@@ -208,21 +207,4 @@ func entrySummary(e *session.Entry) string {
 		role += "/" + m.Origin
 	}
 	return role + ": " + strings.Join(parts, " | ")
-}
-
-// oneLine flattens s to one line of at most n runes. Session content is
-// untrusted: control characters, terminal escape sequences among them,
-// are shown as U+FFFD instead of reaching the terminal.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n-1]) + "…"
-	}
-	return s
 }

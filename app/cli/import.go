@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"ctxscope/engine/store"
+)
+
+var importCommand = command{
+	name:    "import",
+	args:    "PATH... [--json]",
+	summary: "import session files into the workspace (re-importing is a no-op; grown files append)",
+	run:     runImport,
+}
+
+func runImport(env *Env, args []string) error {
+	fs := newFlags("import", env.Stderr)
+	asJSON := fs.Bool("json", false, "print the import results as JSON")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return usageError("need at least one PATH")
+	}
+	w, err := openWorkspace(env)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	results, errs := w.Import(context.Background(), paths)
+	for _, err := range errs {
+		fmt.Fprintf(env.Stderr, "ctxscope import: %v\n", err)
+	}
+	if results == nil {
+		results = []*store.ImportResult{}
+	}
+	if *asJSON {
+		if err := writeJSON(env.Stdout, results); err != nil {
+			return err
+		}
+	} else {
+		printImports(env, results)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%d of %d files failed to import", len(paths)-len(results), len(paths))
+	}
+	return nil
+}
+
+func printImports(env *Env, results []*store.ImportResult) {
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	for _, r := range results {
+		for _, s := range r.Sessions {
+			fmt.Fprintf(tw, "%s\t%s\t+%d entries (%d stored)\t%s\n", s.Action, s.Key, s.Added, s.Entries, r.Path)
+		}
+	}
+	tw.Flush()
+}

@@ -1,0 +1,144 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ctxscope/engine/ingest"
+)
+
+// The store benchmarks compare each workspace operation with decoding the
+// same file (ingest.Read), measured in the same run: the ratio says what
+// the workspace adds to reading a session.
+
+func benchFile(b *testing.B) (string, []byte) {
+	p, _ := filepath.Abs(filepath.Join(sharedData, bigSession))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p, data
+}
+
+// BenchmarkDecode is the baseline: parsing the largest shared session.
+func BenchmarkDecode(b *testing.B) {
+	p, data := benchFile(b)
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := ingest.Read(bytes.NewReader(data), p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkImport imports the largest shared session into a new workspace
+// each iteration: decode, hash, and one transaction of inserts.
+func BenchmarkImport(b *testing.B) {
+	p, data := benchFile(b)
+	b.SetBytes(int64(len(data)))
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s, err := Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := s.ImportFile(ctx, p, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkReimportUnchanged re-imports a stored file: read, hash, and a
+// look-up that finds nothing to do.
+func BenchmarkReimportUnchanged(b *testing.B) {
+	p, data := benchFile(b)
+	s, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	s.ImportFile(ctx, p, nil)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res, err := s.ImportFile(ctx, p, nil); err != nil || res.Action != ActionUnchanged {
+			b.Fatal(res, err)
+		}
+	}
+}
+
+// BenchmarkLoad reads the stored session back into the model.
+func BenchmarkLoad(b *testing.B) {
+	p, data := benchFile(b)
+	s, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.ImportFile(context.Background(), p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Load(res.Sessions[0].Key); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAppendTail appends ten records to a stored session and imports
+// the grown file: what a live tail costs per update.
+func BenchmarkAppendTail(b *testing.B) {
+	_, data := benchFile(b)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	live := filepath.Join(b.TempDir(), "live.jsonl")
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s, err := Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		os.WriteFile(live, bytes.Join(lines[:len(lines)-10], nil), 0o644)
+		s.ImportFile(ctx, live, nil)
+		os.WriteFile(live, data, 0o644)
+		b.StartTimer()
+		if res, err := s.ImportFile(ctx, live, nil); err != nil || res.Action != ActionAppended {
+			b.Fatal(res, err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+}
+
+// FuzzCompletePrefix checks that a live import consumes a prefix of the
+// file that is either all of it or ends at a newline.
+func FuzzCompletePrefix(f *testing.F) {
+	_, data := benchFile(&testing.B{})
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	f.Add(bytes.Join(lines[:3], nil))
+	f.Add(append(bytes.Join(lines[:3], nil), lines[3][:20]...))
+	f.Add([]byte(`[{"role":"user"}]`))
+	f.Add([]byte("{\"a\":1}\n{\"b\""))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out := completePrefix(in)
+		if !bytes.HasPrefix(in, out) {
+			t.Fatalf("not a prefix")
+		}
+		if len(out) != len(in) && (len(out) == 0 || out[len(out)-1] != '\n') {
+			t.Fatalf("cut %q to %q: not at a newline", in, out)
+		}
+	})
+}

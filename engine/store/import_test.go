@@ -1,0 +1,138 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/session"
+)
+
+func sessionJSON(t testing.TB, s *session.Session) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(s, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestRoundTrip imports every shared session and checks that loading it
+// back gives the importer's own output.
+func TestRoundTrip(t *testing.T) {
+	s := openTemp(t)
+	for _, path := range sharedSessions(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			res := mustImport(t, s, path)
+			if res.Action != ActionImported || len(res.Sessions) != 1 {
+				t.Fatalf("import: got %+v", res)
+			}
+			want, err := ingest.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Load(res.Sessions[0].Key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := sessionJSON(t, got), sessionJSON(t, want); !bytes.Equal(g, w) {
+				t.Fatalf("loaded session differs from the import:\n%s", firstDiff(g, w))
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("loaded session is not deeply equal to the import (JSON is)")
+			}
+		})
+	}
+}
+
+// firstDiff shows the first differing line of two texts.
+func firstDiff(a, b []byte) string {
+	al, bl := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if !bytes.Equal(al[i], bl[i]) {
+			return "line " + itoa(i+1) + ":\n got  " + string(al[i]) + "\n want " + string(bl[i])
+		}
+	}
+	return "lengths differ: " + itoa(len(al)) + " vs " + itoa(len(bl)) + " lines"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestReimportIsNoop imports every shared session twice more and checks
+// that no table gains or loses a row.
+func TestReimportIsNoop(t *testing.T) {
+	s := openTemp(t)
+	files := sharedSessions(t)
+	for _, p := range files {
+		mustImport(t, s, p)
+	}
+	before := rowCounts(t, s)
+	for round := 0; round < 2; round++ {
+		for _, p := range files {
+			if res := mustImport(t, s, p); res.Action != ActionUnchanged {
+				t.Errorf("re-import %s: action %s, want unchanged", filepath.Base(p), res.Action)
+			}
+		}
+	}
+	if after := rowCounts(t, s); !reflect.DeepEqual(before, after) {
+		t.Fatalf("row counts changed:\nbefore %v\nafter  %v", before, after)
+	}
+	if before["entries"] == 0 || before["blocks"] == 0 {
+		t.Fatalf("nothing stored: %v", before)
+	}
+}
+
+// TestDuplicateContent imports a copy of a stored file from another path.
+func TestDuplicateContent(t *testing.T) {
+	s := openTemp(t)
+	src := filepath.Join(sharedData, "sessions/pi/agent-sessions__pi-v3-small.jsonl")
+	first := mustImport(t, s, src)
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(t.TempDir(), "copy.jsonl")
+	os.WriteFile(cp, data, 0o644)
+	before := rowCounts(t, s)
+	res := mustImport(t, s, cp)
+	if res.Action != ActionDuplicate || len(res.Sessions) != 1 || res.Sessions[0].Key != first.Sessions[0].Key {
+		t.Fatalf("got %+v, want a duplicate of %s", res, first.Sessions[0].Key)
+	}
+	if after := rowCounts(t, s); !reflect.DeepEqual(before, after) {
+		t.Fatalf("a duplicate wrote rows: %v -> %v", before, after)
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	s := openTemp(t)
+	dir := t.TempDir()
+	tests := []struct {
+		name, content string
+	}{
+		{"empty.jsonl", ""},
+		{"unknown.txt", "hello, world\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, tc.name)
+			os.WriteFile(p, []byte(tc.content), 0o644)
+			if _, err := s.ImportFile(context.Background(), p, nil); err == nil {
+				t.Fatal("want an error")
+			} else if !bytes.Contains([]byte(err.Error()), []byte(tc.name)) {
+				t.Errorf("error %q does not name the file", err)
+			}
+			if n := rowCounts(t, s)["sources"]; n != 0 {
+				t.Errorf("a failed import left %d source rows", n)
+			}
+		})
+	}
+	if _, err := s.ImportFile(context.Background(), filepath.Join(dir, "missing.jsonl"), nil); err == nil {
+		t.Error("want an error for a missing file")
+	}
+}

@@ -1,0 +1,215 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"ctxscope/engine/session"
+)
+
+// ErrNotFound is returned when a session, memory set or other named item
+// is not in the workspace.
+var ErrNotFound = errors.New("store: not found")
+
+// Load reads the session stored under key back into the normalized model.
+// The result is equivalent to what the importer produced: the same
+// threads, entries, messages and blocks, in the same order.
+func (s *Store) Load(key string) (*session.Session, error) {
+	tx, err := s.read.Begin() // one snapshot for all the queries
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	ss, id, err := loadSession(tx, key)
+	if err != nil {
+		return nil, err
+	}
+	threads, err := loadThreads(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	ss.Threads = threads
+	entries, err := loadEntries(tx, id, threads)
+	if err != nil {
+		return nil, err
+	}
+	if err := loadBlocks(tx, id, entries); err != nil {
+		return nil, err
+	}
+	return ss, nil
+}
+
+func loadSession(tx *sql.Tx, key string) (*session.Session, int64, error) {
+	var (
+		id             int64
+		ss             session.Session
+		started, diags string
+		format         string
+	)
+	err := tx.QueryRow(`SELECT id, sid, format, version, agent, source, title, cwd, started, diagnostics FROM sessions WHERE key = ?`, key).
+		Scan(&id, &ss.ID, &format, &ss.Version, &ss.Agent, &ss.Source, &ss.Title, &ss.CWD, &started, &diags)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, 0, fmt.Errorf("session %q: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("load session %q: %w", key, err)
+	}
+	ss.Format, ss.Started = session.Format(format), parseTime(started)
+	if err := json.Unmarshal([]byte(diags), &ss.Diagnostics); err != nil {
+		return nil, 0, fmt.Errorf("load session %q: diagnostics: %w", key, err)
+	}
+	return &ss, id, nil
+}
+
+func loadThreads(tx *sql.Tx, sessionID int64) ([]*session.Thread, error) {
+	rows, err := tx.Query(`SELECT tid, kind, parent_tid, title, leaf_id FROM threads WHERE session_id = ? ORDER BY ord`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("load threads: %w", err)
+	}
+	defer rows.Close()
+	var out []*session.Thread
+	for rows.Next() {
+		t := &session.Thread{}
+		var kind string
+		if err := rows.Scan(&t.ID, &kind, &t.ParentID, &t.Title, &t.LeafID); err != nil {
+			return nil, err
+		}
+		t.Kind = session.ThreadKind(kind)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// loadEntries fills the threads' entries and returns them by row id.
+func loadEntries(tx *sql.Tx, sessionID int64, threads []*session.Thread) (map[int64]*session.Entry, error) {
+	rows, err := tx.Query(`SELECT e.id, t.ord, e.eid, e.parent_eid, e.line, e.time, e.kind, e.type, e.value, e.target, e.raw,
+		e.summary, e.first_kept, e.tokens_before, e.role, e.origin, e.msg_id, e.provider, e.model, e.stop_reason, e.error,
+		e.msg_time, e.excluded, e.blocks_empty, e.usage
+		FROM entries e JOIN threads t ON t.id = e.thread_id WHERE t.session_id = ? ORDER BY t.ord, e.ord`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("load entries: %w", err)
+	}
+	defer rows.Close()
+	byID := map[int64]*session.Entry{}
+	for rows.Next() {
+		id, tord, e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("load entries: %w", err)
+		}
+		if tord < 0 || tord >= len(threads) {
+			return nil, fmt.Errorf("load entries: entry %q in missing thread %d", e.ID, tord)
+		}
+		threads[tord].Entries = append(threads[tord].Entries, e)
+		byID[id] = e
+	}
+	return byID, rows.Err()
+}
+
+func scanEntry(rows *sql.Rows) (int64, int, *session.Entry, error) {
+	var (
+		id                                int64
+		tord                              int
+		e                                 session.Entry
+		tm, kind                          string
+		raw                               []byte
+		summary, firstKept                sql.NullString
+		tokensBefore                      sql.NullInt64
+		role, origin, msgID, provider     sql.NullString
+		model, stop, msgErr, msgTime, use sql.NullString
+		excluded, blocksEmpty             sql.NullBool
+	)
+	err := rows.Scan(&id, &tord, &e.ID, &e.ParentID, &e.Line, &tm, &kind, &e.Type, &e.Value, &e.Target, &raw,
+		&summary, &firstKept, &tokensBefore, &role, &origin, &msgID, &provider, &model, &stop, &msgErr,
+		&msgTime, &excluded, &blocksEmpty, &use)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	e.Time, e.Kind = parseTime(tm), session.EntryKind(kind)
+	if raw != nil {
+		e.Raw = json.RawMessage(raw)
+	}
+	if summary.Valid {
+		e.Compaction = &session.Compaction{Summary: summary.String, FirstKeptID: firstKept.String, TokensBefore: int(tokensBefore.Int64)}
+	}
+	if role.Valid {
+		m := &session.Message{Role: session.Role(role.String), Origin: origin.String, ID: msgID.String, Provider: provider.String,
+			Model: model.String, StopReason: stop.String, Error: msgErr.String, Time: parseTime(msgTime.String), Excluded: excluded.Bool}
+		if blocksEmpty.Bool {
+			m.Blocks = []session.Block{}
+		}
+		if use.Valid {
+			m.Usage = &session.Usage{}
+			if err := json.Unmarshal([]byte(use.String), m.Usage); err != nil {
+				return 0, 0, nil, fmt.Errorf("entry %q usage: %w", e.ID, err)
+			}
+		}
+		e.Message = m
+	}
+	return id, tord, &e, nil
+}
+
+// loadBlocks fills the messages' blocks. Blocks are read in row order,
+// which is the order they were written: each block before its content
+// blocks, and content blocks before the block's next sibling.
+func loadBlocks(tx *sql.Tx, sessionID int64, entries map[int64]*session.Entry) error {
+	rows, err := tx.Query(`SELECT b.id, b.entry_id, b.parent_id, b.type, COALESCE(b.text, tb.data), b.redacted, b.tool_call_id, b.tool_name,
+		COALESCE(b.arguments, ab.data), b.is_error, b.details, b.mime, b.content_empty
+		FROM blocks b JOIN entries e ON e.id = b.entry_id JOIN threads t ON t.id = e.thread_id
+		LEFT JOIN blobs tb ON tb.hash = b.text_blob LEFT JOIN blobs ab ON ab.hash = b.arguments_blob
+		WHERE t.session_id = ? ORDER BY b.id`, sessionID)
+	if err != nil {
+		return fmt.Errorf("load blocks: %w", err)
+	}
+	defer rows.Close()
+	parents := map[int64]*session.Block{}
+	for rows.Next() {
+		id, entryID, parent, b, err := scanBlock(rows)
+		if err != nil {
+			return fmt.Errorf("load blocks: %w", err)
+		}
+		var list *[]session.Block
+		if parent.Valid {
+			p, ok := parents[parent.Int64]
+			if !ok {
+				return fmt.Errorf("load blocks: block %d has no parent %d", id, parent.Int64)
+			}
+			list = &p.Content
+		} else {
+			e, ok := entries[entryID]
+			if !ok || e.Message == nil {
+				return fmt.Errorf("load blocks: block %d belongs to no message", id)
+			}
+			list = &e.Message.Blocks
+		}
+		*list = append(*list, b)
+		parents[id] = &(*list)[len(*list)-1]
+	}
+	return rows.Err()
+}
+
+// scanBlock reads one row of the blocks query.
+func scanBlock(rows *sql.Rows) (id, entryID int64, parent sql.NullInt64, b session.Block, err error) {
+	var (
+		typ, mime           string
+		text, args, details []byte
+		contentEmpty        bool
+	)
+	err = rows.Scan(&id, &entryID, &parent, &typ, &text, &b.Redacted, &b.ToolCallID, &b.ToolName,
+		&args, &b.IsError, &details, &mime, &contentEmpty)
+	if err != nil {
+		return
+	}
+	b.Type, b.Text, b.MIME = session.BlockType(typ), string(text), mime
+	if args != nil {
+		b.Arguments = json.RawMessage(args)
+	}
+	if details != nil {
+		b.Details = json.RawMessage(details)
+	}
+	if contentEmpty {
+		b.Content = []session.Block{}
+	}
+	return
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestMemoryLayers(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	if err := s.PutPassages(ctx, "conv-26", []Passage{{ID: "p"}}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("put into a missing set: %v", err)
+	}
+	if err := s.EnsureMemorySet(ctx, "conv-26", "locomo"); err != nil {
+		t.Fatal(err)
+	}
+	passages := []Passage{
+		{ID: "p1", Text: "I went to a LGBTQ support group yesterday.", Speaker: "Caroline", Timestamp: "1:56 pm on 8 May, 2023", QAID: "D1:3", Session: "1"},
+		{ID: "p2", Text: "That's awesome!", Speaker: "Melanie", Timestamp: "1:56 pm on 8 May, 2023", QAID: "D1:4", Session: "1"},
+	}
+	entities := []Entity{
+		{ID: "e1", Name: "Caroline", Source: "dialog", Aliases: []string{"Caro"}, Metadata: []byte(`{"node_type":"entity"}`)},
+		{ID: "e2", Name: "support group", Source: "dialog", Aliases: []string{"caro"}, Metadata: []byte(`{}`)},
+	}
+	relations := []Relation{{ID: "r1", Source: "e1", Target: "e2", Type: "attended", Time: "2023-05-07", Condition: "",
+		Session: "1", QAID: "D1:3", PassageID: "p1", Origin: "dialog", Metadata: []byte(`{}`)}}
+	contains := []Contains{{Passage: "p1", Entity: "e1", Timestamp: "1:56 pm on 8 May, 2023"}, {Passage: "p1", Entity: "e2"}}
+	clusters := []Cluster{{ID: "c1", CenterText: "LGBTQ support", CenterIDs: []string{"p1"}, Metadata: []byte(`{"consistency":{"label":"x"}}`)}}
+	exps := []Experience{{ID: "x1", Cluster: "c1", Type: "fact", Content: "Caroline attends a support group.", SourceQAIDs: []string{"D1:3"}, Metadata: []byte(`{}`)}}
+	for name, put := range map[string]func() error{
+		"passages":    func() error { return s.PutPassages(ctx, "conv-26", passages) },
+		"entities":    func() error { return s.PutEntities(ctx, "conv-26", entities) },
+		"relations":   func() error { return s.PutRelations(ctx, "conv-26", relations) },
+		"contains":    func() error { return s.PutContains(ctx, "conv-26", contains) },
+		"clusters":    func() error { return s.PutClusters(ctx, "conv-26", clusters) },
+		"experiences": func() error { return s.PutExperiences(ctx, "conv-26", exps) },
+	} {
+		if err := put(); err != nil {
+			t.Fatalf("put %s: %v", name, err)
+		}
+	}
+	check := func(name string, got, want any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got  %+v\n want %+v", name, got, want)
+		}
+	}
+	gp, err := s.Passages(ctx, "conv-26")
+	check("passages", gp, passages, err)
+	wantEnt := []Entity{entities[0], entities[1]}
+	wantEnt[0].Aliases, wantEnt[1].Aliases = []string{"caro"}, []string{} // the first writer keeps "caro"
+	ge, err := s.Entities(ctx, "conv-26")
+	check("entities", ge, wantEnt, err)
+	gr, err := s.Relations(ctx, "conv-26", "e2")
+	check("relations", gr, relations, err)
+	gc, err := s.ContainedIn(ctx, "conv-26", "p1")
+	check("contains", gc, contains, err)
+	gcl, err := s.Clusters(ctx, "conv-26")
+	check("clusters", gcl, clusters, err)
+	gx, err := s.Experiences(ctx, "conv-26")
+	check("experiences", gx, exps, err)
+
+	for _, name := range []string{"CARO", "caroline", "Support Group"} {
+		if _, err := s.ResolveEntity(ctx, "conv-26", name); err != nil {
+			t.Errorf("resolve %q: %v", name, err)
+		}
+	}
+	if e, _ := s.ResolveEntity(ctx, "conv-26", "caro"); e.ID != "e1" {
+		t.Errorf("alias caro resolves to %q, want the first writer e1", e.ID)
+	}
+	if _, err := s.ResolveEntity(ctx, "conv-26", "Melanie"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown entity: %v", err)
+	}
+	sets, err := s.MemorySets(ctx)
+	if err != nil || len(sets) != 1 || sets[0].Revision != 7 {
+		t.Fatalf("sets %+v %v: want one set at revision 7 after six writes", sets, err)
+	}
+	passages[1].Text = "edited"
+	s.PutPassages(ctx, "conv-26", passages)
+	if gp, _ := s.Passages(ctx, "conv-26"); len(gp) != 2 || gp[1].Text != "edited" {
+		t.Errorf("upsert: %+v", gp)
+	}
+	if err := s.DeleteMemorySet(ctx, "conv-26"); err != nil {
+		t.Fatal(err)
+	}
+	for table, n := range rowCounts(t, s) {
+		if n != 0 {
+			t.Errorf("%s keeps %d rows after the set was deleted", table, n)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"ctxscope/engine/session"
+)
+
+// storedSession is a session row as an import finds it.
+type storedSession struct {
+	id  int64
+	key string
+}
+
+// writeSessions stores the decoded sessions of one source according to
+// the import's action and reports what changed.
+func writeSessions(tx *sql.Tx, srcID int64, act Action, sessions []*session.Session) ([]SessionChange, error) {
+	w, err := newTxWriter(tx)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	seen := map[string]bool{}
+	var out []SessionChange
+	for _, ss := range sessions {
+		if seen[ss.ID] {
+			return nil, fmt.Errorf("two sessions in the file share the id %q", ss.ID)
+		}
+		seen[ss.ID] = true
+		c, err := writeSession(w, srcID, act, ss)
+		if err != nil {
+			return nil, fmt.Errorf("session %q: %w", ss.ID, err)
+		}
+		out = append(out, c)
+	}
+	if act == ActionReplaced {
+		if err := dropMissing(tx, srcID, seen); err != nil {
+			return nil, err
+		}
+	}
+	if act != ActionImported {
+		if err := gcBlobs(tx); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func writeSession(w *txWriter, srcID int64, act Action, ss *session.Session) (SessionChange, error) {
+	var st storedSession
+	err := w.tx.QueryRow(`SELECT id, key FROM sessions WHERE source_id = ? AND sid = ?`, srcID, ss.ID).Scan(&st.id, &st.key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return insertSession(w, srcID, ss)
+	}
+	if err != nil {
+		return SessionChange{}, err
+	}
+	c := SessionChange{Key: st.key, Action: ActionReplaced}
+	if act == ActionAppended {
+		added, ok, err := appendSession(w, st.id, ss)
+		if err != nil {
+			return c, err
+		}
+		if ok {
+			c.Action, c.Added = ActionAppended, added
+		}
+	}
+	if c.Action == ActionReplaced {
+		if c.Added, err = rewriteSession(w, st.id, ss); err != nil {
+			return c, err
+		}
+	}
+	if err := updateSessionRow(w.tx, st.id, ss, c.Action == ActionReplaced); err != nil {
+		return c, err
+	}
+	if err := afterChange(w.tx, st.id, ss); err != nil {
+		return c, err
+	}
+	c.Entries = countEntries(ss)
+	return c, nil
+}
+
+func insertSession(w *txWriter, srcID int64, ss *session.Session) (SessionChange, error) {
+	key, err := allocKey(w.tx, ss)
+	if err != nil {
+		return SessionChange{}, err
+	}
+	diags, err := diagnosticsText(ss.Diagnostics)
+	if err != nil {
+		return SessionChange{}, err
+	}
+	now := timeText(time.Now())
+	r, err := w.tx.Exec(`INSERT INTO sessions (key, source_id, sid, format, version, agent, source, title, cwd, started, diagnostics, imported_at, updated_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, key, srcID, ss.ID, string(ss.Format), ss.Version, ss.Agent, ss.Source, ss.Title, ss.CWD,
+		timeText(ss.Started), diags, now, now)
+	if err != nil {
+		return SessionChange{}, fmt.Errorf("insert session: %w", err)
+	}
+	id, err := r.LastInsertId()
+	if err != nil {
+		return SessionChange{}, err
+	}
+	if err := insertThreads(w, id, 0, ss.Threads); err != nil {
+		return SessionChange{}, err
+	}
+	if err := afterChange(w.tx, id, ss); err != nil {
+		return SessionChange{}, err
+	}
+	n := countEntries(ss)
+	return SessionChange{Key: key, Action: ActionImported, Added: n, Entries: n}, nil
+}
+
+func insertThreads(w *txWriter, sessionID int64, from int, ts []*session.Thread) error {
+	for i, t := range ts {
+		tid, err := w.insertThread(sessionID, from+i, t)
+		if err != nil {
+			return err
+		}
+		if err := w.insertEntries(tid, 0, t.Entries); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rewriteSession replaces a session's threads wholesale and bumps its
+// generation, which tells derived data (the search index) to start over.
+func rewriteSession(w *txWriter, id int64, ss *session.Session) (int, error) {
+	if _, err := w.tx.Exec(`DELETE FROM threads WHERE session_id = ?`, id); err != nil {
+		return 0, fmt.Errorf("delete threads: %w", err)
+	}
+	if err := insertThreads(w, id, 0, ss.Threads); err != nil {
+		return 0, err
+	}
+	return countEntries(ss), nil
+}
+
+// updateSessionRow refreshes a session's metadata after its content
+// changed and bumps its revision.
+func updateSessionRow(tx *sql.Tx, id int64, ss *session.Session, newGeneration bool) error {
+	diags, err := diagnosticsText(ss.Diagnostics)
+	if err != nil {
+		return err
+	}
+	gen := 0
+	if newGeneration {
+		gen = 1
+	}
+	_, err = tx.Exec(`UPDATE sessions SET format = ?, version = ?, agent = ?, source = ?, title = ?, cwd = ?, started = ?, diagnostics = ?,
+		generation = generation + ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+		string(ss.Format), ss.Version, ss.Agent, ss.Source, ss.Title, ss.CWD, timeText(ss.Started), diags, gen, timeText(time.Now()), id)
+	if err != nil {
+		return fmt.Errorf("update session: %w", err)
+	}
+	return nil
+}
+
+// afterChange refreshes what derives from a session's content: cached
+// replay runs are dropped and delimiter episodes recomputed.
+func afterChange(tx *sql.Tx, id int64, ss *session.Session) error {
+	if _, err := tx.Exec(`DELETE FROM replay_runs WHERE session_id = ?`, id); err != nil {
+		return fmt.Errorf("drop stale replays: %w", err)
+	}
+	return writeEpisodes(tx, id, OriginDelimiter, delimiterEpisodes(ss))
+}
+
+// dropMissing deletes the source's stored sessions that the file no longer
+// holds.
+func dropMissing(tx *sql.Tx, srcID int64, keep map[string]bool) error {
+	rows, err := tx.Query(`SELECT id, sid FROM sessions WHERE source_id = ?`, srcID)
+	if err != nil {
+		return err
+	}
+	var drop []int64
+	for rows.Next() {
+		var id int64
+		var sid string
+		if err := rows.Scan(&id, &sid); err != nil {
+			rows.Close()
+			return err
+		}
+		if !keep[sid] {
+			drop = append(drop, id)
+		}
+	}
+	rows.Close()
+	for _, id := range drop {
+		if _, err := tx.Exec(`DELETE FROM sessions WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("drop session: %w", err)
+		}
+	}
+	return rows.Err()
+}
+
+// allocKey picks the workspace key of a new session: its own id when that
+// is free, else the id with a numeric suffix.
+func allocKey(tx *sql.Tx, ss *session.Session) (string, error) {
+	base := strings.TrimSpace(ss.ID)
+	if base == "" {
+		base = strings.TrimSuffix(filepath.Base(ss.Source), filepath.Ext(ss.Source))
+	}
+	if base == "" {
+		base = "session"
+	}
+	key := base
+	for n := 2; ; n++ {
+		var one int
+		err := tx.QueryRow(`SELECT 1 FROM sessions WHERE key = ?`, key).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return key, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		key = base + "-" + strconv.Itoa(n)
+	}
+}
+
+func diagnosticsText(ds []session.Diagnostic) (string, error) {
+	b, err := json.Marshal(ds)
+	if err != nil {
+		return "", fmt.Errorf("encode diagnostics: %w", err)
+	}
+	return string(b), nil
+}
+
+func countEntries(ss *session.Session) int {
+	n := 0
+	for _, t := range ss.Threads {
+		n += len(t.Entries)
+	}
+	return n
+}

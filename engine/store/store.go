@@ -1,0 +1,141 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// DBName is the database file's name inside a workspace directory.
+const DBName = "workspace.db"
+
+// Store is an open workspace. Its methods are safe for concurrent use.
+type Store struct {
+	dir   string
+	write *sql.DB // one connection: the single writer
+	read  *sql.DB // query-only connections for readers
+}
+
+// DefaultDir returns the default workspace directory: ctxscope under
+// $XDG_DATA_HOME (or ~/.local/share) on Linux and the BSDs, and under the
+// user's configuration directory elsewhere (Application Support on macOS,
+// %AppData% on Windows).
+func DefaultDir() (string, error) {
+	if runtime.GOOS == "linux" || runtime.GOOS == "freebsd" || runtime.GOOS == "openbsd" || runtime.GOOS == "netbsd" {
+		if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+			return filepath.Join(d, "ctxscope"), nil
+		}
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("store: find the default workspace: %w", err)
+		}
+		return filepath.Join(home, ".local", "share", "ctxscope"), nil
+	}
+	d, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("store: find the default workspace: %w", err)
+	}
+	return filepath.Join(d, "ctxscope"), nil
+}
+
+// Open opens the workspace in dir, creating the directory and the database
+// when they do not exist ("" means [DefaultDir]) and migrating an older
+// schema forward. A database whose schema is newer than this build knows
+// is refused with [ErrFutureSchema] and left untouched.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		d, err := DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("store: create workspace: %w", err)
+	}
+	path := filepath.Join(dir, DBName)
+	if err := checkVersion(path); err != nil {
+		return nil, err
+	}
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := migrate(w, len(migrations)); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
+	return &Store{dir: dir, write: w, read: r}, nil
+}
+
+// dsn builds the connection string: WAL, foreign keys, a busy timeout so
+// that readers and a second process wait instead of failing, and IMMEDIATE
+// write transactions so that writers queue at BEGIN rather than deadlock
+// on lock upgrades. Reader connections are query-only.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + escapePath(path) + "?" + q.Encode()
+}
+
+// Dir returns the workspace directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close checkpoints the write-ahead log and closes the database.
+func (s *Store) Close() error {
+	_, cerr := s.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	return errors.Join(s.read.Close(), s.write.Close(), ignoreBusy(cerr))
+}
+
+// ignoreBusy drops the error of a checkpoint that a concurrent reader
+// prevented: the log is then checkpointed later and nothing is lost.
+func ignoreBusy(err error) error {
+	if err != nil && (strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked")) {
+		return nil
+	}
+	return err
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its verdict:
+// "ok" for a sound database.
+func (s *Store) IntegrityCheck() (string, error) {
+	var verdict string
+	if err := s.read.QueryRow("PRAGMA integrity_check").Scan(&verdict); err != nil {
+		return "", fmt.Errorf("store: integrity check: %w", err)
+	}
+	return verdict, nil
+}
+
+// SchemaVersion returns the schema version of the open database.
+func (s *Store) SchemaVersion() (int, error) {
+	var v int
+	err := s.read.QueryRow("PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// escapePath escapes a file path for a file: URI.
+func escapePath(path string) string { return (&url.URL{Path: path}).EscapedPath() }

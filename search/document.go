@@ -1,0 +1,183 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"ctxscope/engine/session"
+	"ctxscope/engine/store"
+)
+
+// Document kinds.
+const (
+	KindMessage    = "message"     // the text of a user or assistant message
+	KindThinking   = "thinking"    // a thinking block
+	KindToolCall   = "tool_call"   // a tool call: the tool's name and arguments
+	KindToolResult = "tool_result" // a tool result's text
+	KindCompaction = "compaction"  // a compaction's summary
+	KindEpisode    = "episode"     // an episode: name, type and description
+	KindPassage    = "passage"     // a memory passage
+	KindTriple     = "triple"      // a memory relation: subject, predicate, object
+	KindExperience = "experience"  // a memory experience item
+)
+
+// Doc is one searchable document.
+type Doc struct {
+	ID      string
+	Kind    string
+	Session string // session key, for session documents
+	Thread  string
+	Entry   string // entry id to jump to
+	Line    int    // line in the source file
+	Role    string
+	Tool    string
+	Episode string
+	Speaker string
+	Set     string // memory set, for memory documents
+	Time    time.Time
+	Text    string
+}
+
+// prose reports the kinds whose text is prose, which get the English
+// field besides the code field. Tool calls and results are code, paths
+// and program output: English stemming finds nothing more in them and
+// would double their indexing cost.
+func prose(kind string) bool { return kind != KindToolCall && kind != KindToolResult }
+
+// fields returns the document as Bleve indexes it, leaving out empty
+// fields.
+func (d *Doc) fields() map[string]any {
+	m := map[string]any{FieldKind: d.Kind, FieldCode: d.Text, FieldContent: d.Text}
+	if prose(d.Kind) {
+		m[FieldText] = d.Text
+	}
+	for k, v := range map[string]string{FieldSession: d.Session, FieldThread: d.Thread, FieldEntry: d.Entry, FieldRole: d.Role,
+		FieldTool: d.Tool, FieldEpisode: d.Episode, FieldSpeaker: d.Speaker, FieldSet: d.Set} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	if d.Line > 0 {
+		m[FieldLine] = float64(d.Line)
+	}
+	if !d.Time.IsZero() {
+		m[FieldTime] = d.Time.UTC().Format(time.RFC3339)
+	}
+	return m
+}
+
+// entryDocID names the document of block b of entry e in thread t of a
+// session; b is -1 for an entry-level document.
+func entryDocID(key string, t, e, b int) string {
+	return key + "#" + strconv.Itoa(t) + "/" + strconv.Itoa(e) + "/" + strconv.Itoa(b)
+}
+
+// EntryDocs returns the documents of one entry at position ord of thread
+// number t.
+func EntryDocs(key string, t int, th *session.Thread, ord int, e *session.Entry) []Doc {
+	base := Doc{Session: key, Thread: th.ID, Entry: e.ID, Line: e.Line, Time: e.Time}
+	var out []Doc
+	add := func(b int, kind, text string, edit func(*Doc)) {
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		d := base
+		d.ID, d.Kind, d.Text = entryDocID(key, t, ord, b), kind, text
+		if edit != nil {
+			edit(&d)
+		}
+		out = append(out, d)
+	}
+	if c := e.Compaction; c != nil {
+		add(-1, KindCompaction, c.Summary, nil)
+	}
+	m := e.Message
+	if m == nil {
+		return out
+	}
+	base.Role = string(m.Role)
+	var text []string
+	first := -1
+	for i := range m.Blocks {
+		b := &m.Blocks[i]
+		switch b.Type {
+		case session.BlockText:
+			if first < 0 {
+				first = i
+			}
+			text = append(text, b.Text)
+		case session.BlockThinking:
+			if !b.Redacted {
+				add(i, KindThinking, b.Text, nil)
+			}
+		case session.BlockToolCall:
+			add(i, KindToolCall, b.ToolName+"\n"+flattenJSON(b.Arguments), func(d *Doc) { d.Tool = b.ToolName })
+		case session.BlockToolResult:
+			add(i, KindToolResult, b.ResultText(), func(d *Doc) { d.Tool = b.ToolName })
+		}
+	}
+	if first >= 0 {
+		add(first, KindMessage, strings.Join(text, "\n"), nil)
+	}
+	return out
+}
+
+// flattenJSON returns the string and number values of a JSON value, one
+// per line, in document order, without the object keys; text that is not
+// valid JSON is returned as it is.
+func flattenJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	if !json.Valid(raw) {
+		return string(raw)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var sb strings.Builder
+	var inObject []bool // one per open container: true for objects
+	expectKey := false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return sb.String()
+		}
+		switch x := tok.(type) {
+		case json.Delim:
+			if x == '{' || x == '[' {
+				inObject = append(inObject, x == '{')
+				expectKey = x == '{'
+				continue
+			}
+			inObject = inObject[:len(inObject)-1]
+			expectKey = len(inObject) > 0 && inObject[len(inObject)-1] // the container was a value
+			continue
+		case string:
+			if !expectKey {
+				sb.WriteString(x)
+				sb.WriteByte('\n')
+			}
+		case json.Number:
+			sb.WriteString(x.String())
+			sb.WriteByte('\n')
+		}
+		if len(inObject) > 0 && inObject[len(inObject)-1] {
+			expectKey = !expectKey // in an object, keys and values alternate
+		}
+	}
+}
+
+// EpisodeDocs returns the documents of a session's episodes.
+func EpisodeDocs(key string, eps []store.Episode) []Doc {
+	out := make([]Doc, 0, len(eps))
+	for i, ep := range eps {
+		out = append(out, Doc{
+			ID: key + "#ep/" + strconv.Itoa(i), Kind: KindEpisode, Session: key, Thread: ep.Thread, Entry: ep.StartEntry,
+			Episode: ep.Name, Text: strings.Join([]string{ep.Name, ep.Kind, ep.Description}, "\n"),
+		})
+	}
+	return out
+}

@@ -1,0 +1,234 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"ctxscope/engine/session"
+	"ctxscope/engine/store"
+)
+
+// syncState records what of the workspace the index holds.
+type syncState struct {
+	Sessions map[string]sessionState `json:"sessions"`
+	Sets     map[string]int          `json:"sets"` // memory set name -> revision indexed
+}
+
+// sessionState is what is indexed of one session: its generation and
+// revision, and how many entries of each thread.
+type sessionState struct {
+	Generation int   `json:"generation"`
+	Revision   int   `json:"revision"`
+	Threads    []int `json:"threads"`
+}
+
+func newSyncState() syncState {
+	return syncState{Sessions: map[string]sessionState{}, Sets: map[string]int{}}
+}
+
+// SyncStats reports what a sync did.
+type SyncStats struct {
+	Sessions int `json:"sessions"` // sessions (re)indexed
+	Sets     int `json:"sets"`     // memory sets (re)indexed
+	Indexed  int `json:"indexed"`  // documents written
+	Deleted  int `json:"deleted"`  // documents removed
+}
+
+// Sync brings the index up to date with the workspace: it indexes the
+// entries sessions gained since the last sync (all of a session that was
+// rewritten), re-indexes changed episodes and memory sets, and removes
+// the documents of deleted sessions and sets. Each session's or set's
+// documents and the record of having indexed them are written in one
+// batch, so an interrupted sync resumes where it stopped.
+func (x *Index) Sync(ctx context.Context, st *store.Store) (SyncStats, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var stats SyncStats
+	infos, err := st.Sessions(ctx, 0, 0)
+	if err != nil {
+		return stats, err
+	}
+	live := map[string]bool{}
+	for _, info := range infos {
+		live[info.Key] = true
+		prev, ok := x.state.Sessions[info.Key]
+		if ok && prev.Generation == info.Generation && prev.Revision == info.Revision {
+			continue
+		}
+		if err := x.syncSession(ctx, st, info, prev, ok, &stats); err != nil {
+			return stats, fmt.Errorf("search: index session %s: %w", info.Key, err)
+		}
+		stats.Sessions++
+	}
+	for key := range x.state.Sessions {
+		if !live[key] {
+			if err := x.drop(term(FieldSession, key), func(s *syncState) { delete(s.Sessions, key) }, &stats); err != nil {
+				return stats, err
+			}
+		}
+	}
+	return stats, x.syncSets(ctx, st, &stats)
+}
+
+func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.SessionInfo, prev sessionState, indexed bool, stats *SyncStats) error {
+	ss, err := st.Load(info.Key)
+	if err != nil {
+		return err
+	}
+	eps, err := st.Episodes(ctx, info.Key)
+	if err != nil {
+		return err
+	}
+	full := !indexed || prev.Generation != info.Generation || len(prev.Threads) > len(ss.Threads)
+	old := conjunction(term(FieldSession, info.Key), term(FieldKind, KindEpisode))
+	if full {
+		old = term(FieldSession, info.Key)
+	}
+	b := x.idx.NewBatch()
+	n, err := x.deleteMatching(b, old)
+	if err != nil {
+		return err
+	}
+	stats.Deleted += n
+	next := sessionState{Generation: info.Generation, Revision: info.Revision}
+	for t, th := range ss.Threads {
+		start := 0
+		if !full && t < len(prev.Threads) {
+			start = min(prev.Threads[t], len(th.Entries))
+		}
+		if err := indexEntries(b, info.Key, t, th, start, stats); err != nil {
+			return err
+		}
+		next.Threads = append(next.Threads, len(th.Entries))
+	}
+	for _, d := range EpisodeDocs(info.Key, eps) {
+		if err := b.Index(d.ID, d.fields()); err != nil {
+			return err
+		}
+		stats.Indexed++
+	}
+	return x.commit(b, func(s *syncState) { s.Sessions[info.Key] = next })
+}
+
+func indexEntries(b *bleve.Batch, key string, t int, th *session.Thread, start int, stats *SyncStats) error {
+	for ord := start; ord < len(th.Entries); ord++ {
+		for _, d := range EntryDocs(key, t, th, ord, th.Entries[ord]) {
+			if err := b.Index(d.ID, d.fields()); err != nil {
+				return err
+			}
+			stats.Indexed++
+		}
+	}
+	return nil
+}
+
+func (x *Index) syncSets(ctx context.Context, st *store.Store, stats *SyncStats) error {
+	sets, err := st.MemorySets(ctx)
+	if err != nil {
+		return err
+	}
+	live := map[string]bool{}
+	for _, m := range sets {
+		live[m.Name] = true
+		if x.state.Sets[m.Name] == m.Revision {
+			continue
+		}
+		docs, err := memoryDocs(ctx, st, m.Name)
+		if err != nil {
+			return fmt.Errorf("search: read memory set %s: %w", m.Name, err)
+		}
+		b := x.idx.NewBatch()
+		n, err := x.deleteMatching(b, term(FieldSet, m.Name))
+		if err != nil {
+			return err
+		}
+		stats.Deleted += n
+		for i := range docs {
+			if err := b.Index(docs[i].ID, docs[i].fields()); err != nil {
+				return err
+			}
+		}
+		stats.Indexed += len(docs)
+		stats.Sets++
+		rev := m.Revision
+		if err := x.commit(b, func(s *syncState) { s.Sets[m.Name] = rev }); err != nil {
+			return fmt.Errorf("search: index memory set %s: %w", m.Name, err)
+		}
+	}
+	for name := range x.state.Sets {
+		if !live[name] {
+			if err := x.drop(term(FieldSet, name), func(s *syncState) { delete(s.Sets, name) }, stats); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// drop removes the documents matching q, and updates the state in the
+// same batch.
+func (x *Index) drop(q query.Query, update func(*syncState), stats *SyncStats) error {
+	b := x.idx.NewBatch()
+	n, err := x.deleteMatching(b, q)
+	if err != nil {
+		return err
+	}
+	stats.Deleted += n
+	return x.commit(b, update)
+}
+
+// commit applies update to a copy of the state, writes it with the batch
+// and keeps it once the batch is in.
+func (x *Index) commit(b *bleve.Batch, update func(*syncState)) error {
+	next := syncState{Sessions: make(map[string]sessionState, len(x.state.Sessions)), Sets: make(map[string]int, len(x.state.Sets))}
+	for k, v := range x.state.Sessions {
+		next.Sessions[k] = v
+	}
+	for k, v := range x.state.Sets {
+		next.Sets[k] = v
+	}
+	update(&next)
+	raw, err := json.Marshal(next)
+	if err != nil {
+		return err
+	}
+	b.SetInternal(keySync, raw)
+	if err := x.idx.Batch(b); err != nil {
+		return err
+	}
+	x.state = next
+	return nil
+}
+
+// deleteMatching adds the deletion of every document matching q to b and
+// returns how many.
+func (x *Index) deleteMatching(b *bleve.Batch, q query.Query) (int, error) {
+	const page = 10000
+	n := 0
+	for from := 0; ; from += page {
+		req := bleve.NewSearchRequestOptions(q, page, from, false)
+		res, err := x.idx.Search(req)
+		if err != nil {
+			return n, err
+		}
+		for _, h := range res.Hits {
+			b.Delete(h.ID)
+			n++
+		}
+		if len(res.Hits) < page {
+			return n, nil
+		}
+	}
+}
+
+func term(field, value string) query.Query {
+	q := query.NewTermQuery(value)
+	q.SetField(field)
+	return q
+}
+
+func conjunction(qs ...query.Query) query.Query { return query.NewConjunctionQuery(qs) }

@@ -1,0 +1,108 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"ctxscope/engine/session"
+	"ctxscope/engine/store"
+)
+
+// Workspace is a store with its search index: the services the CLI and
+// the app call. Every method that changes the store brings the index up
+// to date before it returns. Its methods are safe for concurrent use.
+type Workspace struct {
+	Store *store.Store
+	Index *Index
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// OpenWorkspace opens the workspace in dir ("" for [store.DefaultDir])
+// and its index. Rebuilt reports an index that was rebuilt because its
+// mapping changed; the next sync refills it.
+func OpenWorkspace(dir string) (w *Workspace, rebuilt bool, err error) {
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	idx, rebuilt, err := Open(filepath.Join(st.Dir(), DirName))
+	if err != nil {
+		st.Close()
+		return nil, false, err
+	}
+	return &Workspace{Store: st, Index: idx}, rebuilt, nil
+}
+
+// Import imports each path, then indexes what changed. A file that fails
+// is reported in errs (its error names the file) and does not stop the
+// others; results holds the files that imported.
+func (w *Workspace) Import(ctx context.Context, paths []string) (results []*store.ImportResult, errs []error) {
+	for _, p := range paths {
+		res, err := w.Store.ImportFile(ctx, p, nil)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		results = append(results, res)
+	}
+	if _, err := w.Sync(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	return results, errs
+}
+
+// DeleteSession deletes a session and its documents.
+func (w *Workspace) DeleteSession(ctx context.Context, key string) error {
+	if err := w.Store.DeleteSession(ctx, key); err != nil {
+		return err
+	}
+	_, err := w.Sync(ctx)
+	return err
+}
+
+// Sessions lists a page of sessions, newest first (all when limit <= 0).
+func (w *Workspace) Sessions(ctx context.Context, offset, limit int) ([]store.SessionInfo, error) {
+	return w.Store.Sessions(ctx, offset, limit)
+}
+
+// LoadSession opens a stored session in the normalized model.
+func (w *Workspace) LoadSession(key string) (*session.Session, error) {
+	return w.Store.Load(key)
+}
+
+// Search indexes whatever the store gained (a live tail, another
+// process's import), then runs r. Page with r.From and r.Size.
+func (w *Workspace) Search(ctx context.Context, r Request) (*Result, error) {
+	if _, err := w.Sync(ctx); err != nil {
+		return nil, err
+	}
+	return w.Index.Search(r)
+}
+
+// Sync brings the index up to date with the store.
+func (w *Workspace) Sync(ctx context.Context) (SyncStats, error) {
+	st, err := w.Index.Sync(ctx, w.Store)
+	if err != nil {
+		return st, fmt.Errorf("update the search index: %w", err)
+	}
+	return st, nil
+}
+
+// Reindex rebuilds the index from the store.
+func (w *Workspace) Reindex(ctx context.Context) (SyncStats, error) {
+	if err := w.Index.Rebuild(); err != nil {
+		return SyncStats{}, err
+	}
+	return w.Sync(ctx)
+}
+
+// Close closes the index and the store. Closing again does nothing.
+func (w *Workspace) Close() error {
+	w.closeOnce.Do(func() { w.closeErr = errors.Join(w.Index.Close(), w.Store.Close()) })
+	return w.closeErr
+}

@@ -1,0 +1,98 @@
+package search
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+func TestWorkspaceServices(t *testing.T) {
+	w, rebuilt, err := OpenWorkspace(t.TempDir())
+	if err != nil || rebuilt {
+		t.Fatalf("open: %v %v", rebuilt, err)
+	}
+	defer w.Close()
+	ctx := context.Background()
+	files, _ := filepath.Glob(filepath.Join(sharedData, "sessions/pi/*.jsonl"))
+	results, errs := w.Import(ctx, append(files, filepath.Join(sharedData, "nope.jsonl")))
+	if len(results) != len(files) || len(errs) != 1 {
+		t.Fatalf("import: %d results, errors %v", len(results), errs)
+	}
+	list, err := w.Sessions(ctx, 1, 1)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("page of sessions: %+v %v", list, err)
+	}
+	seen := map[string]bool{}
+	var total uint64
+	for from := 0; ; from += 7 {
+		res, err := w.Search(ctx, Request{Query: "compaction", Kind: KindMessage, From: from, Size: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		total = res.Total
+		for _, h := range res.Hits {
+			if seen[h.ID] {
+				t.Fatalf("hit %s on two pages", h.ID)
+			}
+			seen[h.ID] = true
+		}
+		if len(res.Hits) < 7 {
+			break
+		}
+	}
+	if uint64(len(seen)) != total || total == 0 {
+		t.Fatalf("paged through %d hits of %d", len(seen), total)
+	}
+	key := "ffae836b-9420-4060-ac13-7745215f90ff"
+	if ss, err := w.LoadSession(key); err != nil || len(ss.Main().Entries) != 1003 {
+		t.Fatalf("load session: %v", err)
+	}
+	if err := w.DeleteSession(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := w.Search(ctx, Request{Session: key}); res.Total != 0 {
+		t.Fatalf("%d documents of a deleted session", res.Total)
+	}
+	if err := w.Close(); err != nil || w.Close() != nil {
+		t.Fatalf("close: %v", err)
+	}
+}
+
+// TestSearchDuringSyncAndRebuild searches continuously while the index is
+// synced and rebuilt: searches never fail.
+func TestSearchDuringSyncAndRebuild(t *testing.T) {
+	w := newWorkspace(t, filepath.Join(sharedData, "sessions/pi/agent-sessions__pi-v3-small.jsonl"))
+	ctx := context.Background()
+	done := make(chan error)
+	go func() {
+		for i := 0; i < 3; i++ {
+			w.st.ImportFile(ctx, filepath.Join(sharedData, "sessions/pi/pi-cwl__large-session.jsonl"), nil)
+			if _, err := w.idx.Sync(ctx, w.st); err != nil {
+				done <- err
+				return
+			}
+			if err := w.idx.Rebuild(); err != nil {
+				done <- err
+				return
+			}
+		}
+		_, err := w.idx.Sync(ctx, w.st)
+		done <- err
+	}()
+	for searches := 0; ; searches++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if searches == 0 {
+				t.Fatal("no search ran during the syncs")
+			}
+			return
+		default:
+		}
+		if _, err := w.idx.Search(Request{Query: "hello", Facets: true}); err != nil {
+			t.Fatalf("search during a sync: %v", err)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 // Suggestion proposes merging Drop into Keep, with the reason.
 type Suggestion struct {
 	Keep, Drop string // entity ids
+	Kind       string // "same-name" or "short-form"
 	Reason     string
 }
 
@@ -32,7 +33,7 @@ func (g *Graph) SuggestMerges() []Suggestion {
 			continue
 		}
 		if k, ok := canon[c]; ok {
-			out = append(out, Suggestion{Keep: k, Drop: e.ID, Reason: "same name: " + e.Name + " = " + g.entities[k].Name})
+			out = append(out, Suggestion{Keep: k, Drop: e.ID, Kind: "same-name", Reason: "same name: " + e.Name + " = " + g.entities[k].Name})
 			dropped[e.ID] = true
 			continue
 		}
@@ -46,7 +47,7 @@ func (g *Graph) SuggestMerges() []Suggestion {
 			if long.ID == short.ID || dropped[long.ID] || !isShortFor(short.Name, long.Name) {
 				continue
 			}
-			out = append(out, Suggestion{Keep: long.ID, Drop: short.ID, Reason: "short form: " + short.Name + " for " + long.Name})
+			out = append(out, Suggestion{Keep: long.ID, Drop: short.ID, Kind: "short-form", Reason: "short form: " + short.Name + " for " + long.Name})
 			dropped[short.ID] = true
 			break
 		}

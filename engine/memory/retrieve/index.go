@@ -1,0 +1,141 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/cluster"
+	"ctxscope/engine/memory/embed"
+	"ctxscope/engine/memory/kg"
+	"ctxscope/engine/tokens"
+)
+
+// Index is a memory prepared for retrieval: every passage, triple and
+// experience item embedded and, when an index function is given, indexed
+// lexically. It is safe for concurrent queries.
+type Index struct {
+	Mem     *memory.Memory
+	emb     embed.Provider
+	counter tokens.Counter
+
+	passages layer
+	triples  layer
+	exps     layer
+
+	rels      []*kg.Relation
+	items     []cluster.Experience
+	passageAt map[string]int   // passage id -> position
+	linked    map[string][]int // entity id -> passages that contain it
+	about     map[string][]int // entity id -> experience items about it
+	relAt     map[string]int   // relation id -> position in rels
+}
+
+// layer is one kind of retrievable text: its vectors and lexical index.
+type layer struct {
+	ids  []string
+	vecs [][]float32
+	lex  memory.Lexical
+	at   map[string]int
+}
+
+// New prepares m for retrieval with embedder emb, lexical index function
+// lex (nil for dense only) and token counter c (nil for the estimate).
+func New(ctx context.Context, m *memory.Memory, emb embed.Provider, lex memory.IndexFunc, c tokens.Counter) (*Index, error) {
+	if c == nil {
+		c = tokens.Estimator{}
+	}
+	x := &Index{Mem: m, emb: emb, counter: c, passageAt: map[string]int{}, linked: map[string][]int{}, about: map[string][]int{}, relAt: map[string]int{}}
+	var ptext, ttext, etext []string
+	var pids, tids, eids []string
+	for i, p := range m.Passages {
+		x.passageAt[p.ID] = i
+		pids = append(pids, p.ID)
+		ptext = append(ptext, p.Speaker+": "+p.Text)
+		for _, e := range m.Graph.Contains(p.ID) {
+			x.linked[e] = append(x.linked[e], i)
+		}
+	}
+	for _, r := range m.Graph.Relations() {
+		x.relAt[r.ID] = len(x.rels)
+		x.rels = append(x.rels, r)
+		tids = append(tids, r.ID)
+		ttext = append(ttext, x.tripleText(r))
+	}
+	if m.Experience != nil {
+		x.items = m.Experience.Items()
+	}
+	for i, it := range x.items {
+		eids = append(eids, it.ID)
+		etext = append(etext, it.Content)
+		seen := map[string]bool{}
+		for _, s := range it.Sources {
+			for _, e := range m.Graph.Contains(s) {
+				if !seen[e] {
+					seen[e] = true
+					x.about[e] = append(x.about[e], i)
+				}
+			}
+		}
+	}
+	var err error
+	if x.passages, err = newLayer(ctx, emb, lex, pids, ptext); err != nil {
+		return nil, fmt.Errorf("passages: %w", err)
+	}
+	if x.triples, err = newLayer(ctx, emb, lex, tids, ttext); err != nil {
+		return nil, fmt.Errorf("triples: %w", err)
+	}
+	if x.exps, err = newLayer(ctx, emb, lex, eids, etext); err != nil {
+		return nil, fmt.Errorf("experiences: %w", err)
+	}
+	return x, nil
+}
+
+func newLayer(ctx context.Context, emb embed.Provider, lex memory.IndexFunc, ids, texts []string) (layer, error) {
+	l := layer{ids: ids, at: make(map[string]int, len(ids))}
+	for i, id := range ids {
+		l.at[id] = i
+	}
+	if len(texts) == 0 {
+		return l, nil
+	}
+	var err error
+	if l.vecs, err = emb.Embed(ctx, texts); err != nil {
+		return l, err
+	}
+	if lex != nil {
+		docs := make([]memory.Doc, len(ids))
+		for i := range ids {
+			docs[i] = memory.Doc{ID: ids[i], Text: texts[i]}
+		}
+		if l.lex, err = lex(docs); err != nil {
+			return l, err
+		}
+	}
+	return l, nil
+}
+
+// tripleText is what the triple index embeds: "subject predicate object",
+// without time or condition, as the reference does.
+func (x *Index) tripleText(r *kg.Relation) string {
+	return x.name(r.Subject) + " " + r.Predicate + " " + x.name(r.Object)
+}
+
+func (x *Index) name(id string) string {
+	if e, ok := x.Mem.Graph.Entity(id); ok {
+		return e.Name
+	}
+	return id
+}
+
+// Tokens counts text with the index's token counter.
+func (x *Index) Tokens(text string) int { return CountTokens(x.counter, text) }
+
+// CountTokens counts text as one user message's text with counter c.
+func CountTokens(c tokens.Counter, text string) int {
+	if strings.TrimSpace(text) == "" {
+		return 0
+	}
+	return countMessage(c, text)
+}

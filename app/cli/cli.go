@@ -37,6 +37,7 @@ type command struct {
 // commands lists every subcommand, alphabetically.
 var commands = []command{
 	inspectCommand,
+	memoryCommand,
 	serveCommand,
 	versionCommand,
 }

@@ -44,8 +44,21 @@ func (b *Builder) Build(ctx context.Context, id string, passages []Passage) (*Me
 			m.Speakers = append(m.Speakers, p.Speaker)
 		}
 	}
+	emb := b.Embedder
+	if emb != nil && embed.NeedsCentering(emb) {
+		texts := make([]string, len(passages))
+		for i, p := range passages {
+			texts[i] = p.Text
+		}
+		common, err := embed.FitCommon(ctx, emb, texts)
+		if err != nil {
+			return nil, fmt.Errorf("fit common component: %w", err)
+		}
+		m.Common = common
+		emb = embed.ForMemory(emb, common)
+	}
 	for _, sess := range sessions(passages) {
-		if err := b.experience(ctx, m, sess); err != nil {
+		if err := b.experience(ctx, m, emb, sess); err != nil {
 			return nil, err
 		}
 		if err := b.graph(ctx, m, sess); err != nil {
@@ -72,15 +85,15 @@ func sessions(ps []Passage) [][]Passage {
 	return out
 }
 
-func (b *Builder) experience(ctx context.Context, m *Memory, sess []Passage) error {
-	if b.Embedder == nil || b.Writer == nil {
+func (b *Builder) experience(ctx context.Context, m *Memory, emb embed.Provider, sess []Passage) error {
+	if emb == nil || b.Writer == nil {
 		return nil
 	}
 	texts := make([]string, len(sess))
 	for i, p := range sess {
 		texts[i] = p.Text
 	}
-	vecs, err := b.Embedder.Embed(ctx, texts)
+	vecs, err := emb.Embed(ctx, texts)
 	if err != nil {
 		return fmt.Errorf("embed session %d: %w", sess[0].Session, err)
 	}

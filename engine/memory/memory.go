@@ -15,6 +15,9 @@ type Memory struct {
 	Passages   []Passage      `json:"passages"`
 	Graph      *kg.Graph      `json:"-"`
 	Experience *cluster.Layer `json:"experience"`
+	// Common is the embedding component removed from every vector of this
+	// memory (see embed.Centered); nil when the embedder needs none.
+	Common []float32 `json:"common,omitempty"`
 
 	index map[string]int
 }

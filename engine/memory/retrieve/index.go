@@ -46,6 +46,18 @@ func New(ctx context.Context, m *memory.Memory, emb embed.Provider, lex memory.I
 	if c == nil {
 		c = tokens.Estimator{}
 	}
+	if m.Common == nil && embed.NeedsCentering(emb) && len(m.Passages) > 0 {
+		texts := make([]string, len(m.Passages))
+		for i, p := range m.Passages {
+			texts[i] = p.Text
+		}
+		common, err := embed.FitCommon(ctx, emb, texts)
+		if err != nil {
+			return nil, err
+		}
+		m.Common = common
+	}
+	emb = embed.ForMemory(emb, m.Common)
 	x := &Index{Mem: m, emb: emb, counter: c, passageAt: map[string]int{}, linked: map[string][]int{}, about: map[string][]int{}, relAt: map[string]int{}}
 	var ptext, ttext, etext []string
 	var pids, tids, eids []string

@@ -47,6 +47,7 @@ type file struct {
 	Passages   []memory.Passage
 	Graph      kg.Snapshot
 	Experience *cluster.Layer
+	Common     []float32
 }
 
 func (d Dir) path(id string) (string, error) {
@@ -84,7 +85,7 @@ func (d Dir) Save(m *memory.Memory) error {
 // Write encodes m to w.
 func Write(w io.Writer, m *memory.Memory) error {
 	zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
-	f := file{Version: version, ID: m.ID, Speakers: m.Speakers, Source: m.Source, Passages: m.Passages, Experience: m.Experience}
+	f := file{Version: version, ID: m.ID, Speakers: m.Speakers, Source: m.Source, Passages: m.Passages, Experience: m.Experience, Common: m.Common}
 	if m.Graph != nil {
 		f.Graph = m.Graph.Snapshot()
 	}
@@ -135,7 +136,7 @@ func Read(r io.Reader) (*memory.Memory, error) {
 	if f.Experience == nil {
 		f.Experience = cluster.NewLayer()
 	}
-	return &memory.Memory{ID: f.ID, Speakers: f.Speakers, Source: f.Source, Passages: f.Passages, Graph: g, Experience: f.Experience}, nil
+	return &memory.Memory{ID: f.ID, Speakers: f.Speakers, Source: f.Source, Passages: f.Passages, Graph: g, Experience: f.Experience, Common: f.Common}, nil
 }
 
 // List returns the ids of the stored memories, sorted.

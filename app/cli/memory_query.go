@@ -62,8 +62,9 @@ func runMemoryQuery(env *Env, args []string) error {
 	if *compat {
 		cfg = retrieve.Released()
 	}
-	cfg.Budget = *budget
-	cfg.Neighbours = *budget > 0
+	if *budget > 0 {
+		cfg = retrieve.Budgeted(*budget)
+	}
 	res, err := x.Retrieve(context.Background(), pos[0], cfg)
 	if err != nil {
 		return err

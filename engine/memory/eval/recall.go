@@ -25,12 +25,33 @@ type Question struct {
 	Tokens   int           `json:"tokens"` // context tokens
 	Turns    int           `json:"turns"`  // distinct turns retrieved
 	Latency  time.Duration `json:"latencyNs"`
+	CPU      time.Duration `json:"cpuNs"` // process CPU time spent on the query
+	// PassageRecall counts only the passages shown verbatim, not the
+	// provenance of triples and experience items.
+	PassageRecall float64 `json:"passageRecall"`
 	// Answer scores, when a model answered.
 	Answer     string  `json:"answer,omitempty"`
 	Reference  string  `json:"reference,omitempty"`
 	F1         float64 `json:"f1,omitempty"`
 	BLEU1      float64 `json:"bleu1,omitempty"`
 	OfficialF1 float64 `json:"officialF1,omitempty"`
+}
+
+// ScorePassages fills PassageRecall from the passages shown verbatim.
+func (q *Question) ScorePassages(shown []string) {
+	got := map[string]bool{}
+	for _, t := range shown {
+		got[t] = true
+	}
+	n := 0
+	for _, e := range q.Evidence {
+		if got[e] {
+			n++
+		}
+	}
+	if len(q.Evidence) > 0 {
+		q.PassageRecall = float64(n) / float64(len(q.Evidence))
+	}
 }
 
 // Score fills Found, Recall and All from the retrieved turns.
@@ -59,6 +80,7 @@ type Stats struct {
 	AllFound float64 `json:"allFound"`
 	Tokens   float64 `json:"tokens"`
 	Turns    float64 `json:"turns"`
+	Passage  float64 `json:"passageRecall"`
 	F1       float64 `json:"f1,omitempty"`
 	BLEU1    float64 `json:"bleu1,omitempty"`
 	Official float64 `json:"officialF1,omitempty"`
@@ -71,6 +93,8 @@ type Summary struct {
 	P50, P95   time.Duration `json:"-"`
 	P50ms      float64       `json:"latencyP50ms"`
 	P95ms      float64       `json:"latencyP95ms"`
+	CPU50ms    float64       `json:"cpuP50ms"`
+	CPU95ms    float64       `json:"cpuP95ms"`
 }
 
 // Summarize aggregates per category and over categories 1-4. Questions
@@ -78,9 +102,10 @@ type Summary struct {
 func Summarize(qs []Question) Summary {
 	s := Summary{ByCategory: map[int]Stats{}}
 	acc := map[int][]Question{}
-	var lat []time.Duration
+	var lat, cpu []time.Duration
 	for _, q := range qs {
 		lat = append(lat, q.Latency)
+		cpu = append(cpu, q.CPU)
 		if len(q.Evidence) == 0 {
 			continue
 		}
@@ -99,6 +124,7 @@ func Summarize(qs []Question) Summary {
 	}
 	s.P50, s.P95 = Percentile(lat, 0.50), Percentile(lat, 0.95)
 	s.P50ms, s.P95ms = ms(s.P50), ms(s.P95)
+	s.CPU50ms, s.CPU95ms = ms(Percentile(cpu, 0.5)), ms(Percentile(cpu, 0.95))
 	return s
 }
 
@@ -113,6 +139,7 @@ func mean(qs []Question) Stats {
 		}
 		st.Tokens += float64(q.Tokens)
 		st.Turns += float64(q.Turns)
+		st.Passage += q.PassageRecall
 		st.F1 += q.F1
 		st.BLEU1 += q.BLEU1
 		st.Official += q.OfficialF1
@@ -122,6 +149,7 @@ func mean(qs []Question) Stats {
 		st.AllFound /= n
 		st.Tokens /= n
 		st.Turns /= n
+		st.Passage /= n
 		st.F1 /= n
 		st.BLEU1 /= n
 		st.Official /= n

@@ -19,14 +19,21 @@ func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index
 			continue
 		}
 		q := Question{Sample: conv.ID, Index: i, Category: qa.Category, Question: qa.Question, Evidence: qa.Evidence}
-		start := time.Now()
+		start, cpu := time.Now(), CPUTime()
 		res, err := x.Retrieve(ctx, qa.Question, cfg)
-		q.Latency = time.Since(start)
+		q.Latency, q.CPU = time.Since(start), CPUTime()-cpu
 		if err != nil {
 			return nil, err
 		}
 		q.Tokens = res.Tokens
 		q.Score(res.Turns)
+		var shown []string
+		for _, it := range res.Items {
+			if it.Kind == "passage" {
+				shown = append(shown, it.ID)
+			}
+		}
+		q.ScorePassages(shown)
 		out = append(out, q)
 	}
 	return out, nil
@@ -71,13 +78,13 @@ func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []i
 			continue
 		}
 		q := Question{Sample: conv.ID, Index: i, Category: qa.Category, Question: qa.Question, Evidence: qa.Evidence}
-		start := time.Now()
+		start, cpu := time.Now(), CPUTime()
 		k := b.K
 		if b.Budget > 0 {
 			k = len(ps)
 		}
 		hits, err := idx.Search(qa.Question, k)
-		q.Latency = time.Since(start)
+		q.Latency, q.CPU = time.Since(start), CPUTime()-cpu
 		if err != nil {
 			return nil, err
 		}
@@ -97,6 +104,7 @@ func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []i
 			q.Tokens = retrieve.CountTokens(tokens.Estimator{}, ctx)
 		}
 		q.Score(ids)
+		q.ScorePassages(ids)
 		out = append(out, q)
 	}
 	return out, nil

@@ -14,7 +14,8 @@ var (
 		"can", "could", "gonna", "so", "truly", "often", "usually", "sometimes", "now", "currently", "kinda", "got")
 	particles = set("to", "on", "in", "at", "with", "for", "about", "into", "up", "out", "from", "by", "of", "over", "back", "off", "through", "around")
 	stops     = set("and", "but", "because", "so", "which", "that", "when", "while", "since", "as", "if", "it", "it's",
-		"yesterday", "today", "tomorrow", "last", "next", "ago", "this", "though", "too", "with", "who", "where", "i", "we", "you")
+		"yesterday", "today", "tomorrow", "last", "next", "ago", "this", "though", "too", "with", "who", "where", "i", "we", "you",
+		"is", "was", "are", "were", "be", "has", "have", "had", "can", "will", "would")
 	dets   = set("a", "an", "the", "my", "our", "some", "this", "that", "these", "those", "his", "her", "their", "your", "its", "such")
 	vague  = set("it", "that", "this", "them", "there", "things", "thing", "something", "stuff", "lot", "bit", "you", "one", "so", "out")
 	copula = set("am", "was", "were", "is", "are", "be", "been", "i'm", "we're")

@@ -32,6 +32,15 @@ type Config struct {
 	// Neighbours adds, in budgeted mode, the turns right before and after
 	// each chosen passage when they fit.
 	Neighbours bool
+	// PassageShare is the part of the budget passages fill before triples
+	// and items get theirs (in budgeted mode); 0 means 0.7.
+	PassageShare float64
+	// GraphBoost adds, in budgeted mode, this times a chosen triple's
+	// score to the passages it was read from.
+	GraphBoost float64
+	// SpeakerBoost adds, in budgeted mode, this to the turns of the one
+	// speaker a question names.
+	SpeakerBoost float64
 }
 
 // Released returns the released code's budgets with dense-only ranking
@@ -46,5 +55,13 @@ func Default() Config {
 	c := Released()
 	c.LexicalWeight = 0.5
 	c.GlobalExperiences = true
+	return c
+}
+
+// Budgeted returns ctxscope's budgeted mode: a context of at most budget
+// tokens, passages first with their neighbours.
+func Budgeted(budget int) Config {
+	c := Default()
+	c.Budget, c.Neighbours, c.PassageShare = budget, true, 0.7
 	return c
 }

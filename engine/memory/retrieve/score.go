@@ -20,7 +20,7 @@ func (l *layer) score(q []float32, query string, w float64) (scores, error) {
 		s.dense[i] = float64(embed.Dot(q, v))
 	}
 	if l.lex != nil && w > 0 && n > 0 {
-		hits, err := l.lex.Search(query, n)
+		hits, err := l.lex.Search(query, min(n, lexicalDepth))
 		if err != nil {
 			return s, err
 		}
@@ -53,3 +53,8 @@ func all(n int) []int {
 	}
 	return out
 }
+
+// lexicalDepth bounds the BM25 hits fetched per layer and query; items
+// below it get a lexical score of 0, which their normalized score nearly
+// is anyway.
+const lexicalDepth = 256

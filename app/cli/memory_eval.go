@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
 	"text/tabwriter"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/embed"
 	"ctxscope/engine/memory/eval"
+	"ctxscope/engine/memory/llm"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/mwimport"
 	"ctxscope/engine/memory/retrieve"
@@ -43,8 +45,19 @@ func runMemoryEval(env *Env, args []string) error {
 	sample := fs.String("sample", "all", "conversation indexes, comma-separated, or all")
 	budget := fs.Int("budget", 1000, "token budget of the budgeted configuration")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	answer := fs.Bool("answer", false, "answer every question with the configured model (--llm-url, --llm-model) and score F1, BLEU-1 and LoCoMo's F1")
+	var lf llmFlags
+	lf.register(fs)
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	var ans eval.Answerer
+	if *answer {
+		c, err := lf.client()
+		if err != nil {
+			return err
+		}
+		ans = llm.Answerer{Client: c, Rand: rand.New(rand.NewPCG(1, 2))}
 	}
 	convs, err := readLoCoMo(*path)
 	if err != nil {
@@ -66,7 +79,7 @@ func runMemoryEval(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := evalRun(rep, convs, idx, mems, emb, *budget); err != nil {
+	if err := evalRun(rep, convs, idx, mems, emb, *budget, ans); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -135,7 +148,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 }
 
 // evalRun scores every configuration and the BM25 baselines.
-func evalRun(rep *evalReport, convs []*locomo.Conversation, idx []int, mems []*memory.Memory, emb embed.Provider, budget int) error {
+func evalRun(rep *evalReport, convs []*locomo.Conversation, idx []int, mems []*memory.Memory, emb embed.Provider, budget int, ans eval.Answerer) error {
 	budgeted := retrieve.Budgeted(budget)
 	configs := []struct {
 		name string
@@ -159,7 +172,11 @@ func evalRun(rep *evalReport, convs []*locomo.Conversation, idx []int, mems []*m
 			return err
 		}
 		for k, c := range configs {
-			qs, err := eval.Retrieval(context.Background(), convs[i], x, c.cfg, nil)
+			var a eval.Answerer
+			if k == len(configs)-1 {
+				a = ans // answers from the budgeted context only
+			}
+			qs, err := eval.Retrieval(context.Background(), convs[i], x, c.cfg, nil, a)
 			if err != nil {
 				return err
 			}
@@ -193,6 +210,10 @@ func printEval(w io.Writer, rep *evalReport) {
 		fmt.Fprintf(tw, "%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t\n", s.Overall.Recall, s.Overall.AllFound, s.Overall.Passage, s.ByCategory[5].Recall, s.Overall.Tokens, s.Overall.Turns, s.P50ms, s.P95ms, s.CPU95ms)
 	}
 	tw.Flush()
+	if s := rep.Rows[2].Summary; s.Overall.F1 > 0 || s.Overall.Official > 0 {
+		fmt.Fprintf(w, "\nanswers from the budgeted context (categories 1-4): F1 %.3f, BLEU-1 %.3f, LoCoMo F1 %.3f; adversarial LoCoMo F1 %.3f\n",
+			s.Overall.F1, s.Overall.BLEU1, s.Overall.Official, s.ByCategory[5].Official)
+	}
 	fmt.Fprintln(w, "\nRecall counts a turn as retrieved when the context shows it or a triple or item drawn from it; \"verbatim\" counts shown passages only (categories 1-4).")
 	if rep.StoreBytes > 0 {
 		fmt.Fprintf(w, "\nmemory files: %.2f MB for %d conversation(s)\n", float64(rep.StoreBytes)/1e6, rep.Samples)

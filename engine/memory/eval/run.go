@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"ctxscope/engine/memory"
@@ -10,9 +11,18 @@ import (
 	"ctxscope/engine/tokens"
 )
 
+// Answerer answers a question from an assembled context.
+type Answerer interface {
+	Answer(ctx context.Context, context_, question string, category int, adversarial string) (string, error)
+}
+
+// NotMentioned is the reference answer of adversarial questions.
+const NotMentioned = "Not mentioned in the conversation"
+
 // Retrieval scores the retrieval of every question of conv in categories
-// cats (all when empty) against index x.
-func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index, cfg retrieve.Config, cats []int) ([]Question, error) {
+// cats (all when empty) against index x and, when ans is not nil, the
+// answers it gives from each context.
+func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index, cfg retrieve.Config, cats []int, ans Answerer) ([]Question, error) {
 	var out []Question
 	for i, qa := range conv.QA {
 		if !wanted(qa.Category, cats) {
@@ -34,9 +44,29 @@ func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index
 			}
 		}
 		q.ScorePassages(shown)
+		if ans != nil {
+			if err := answer(ctx, ans, &q, res.Context, qa); err != nil {
+				return nil, err
+			}
+		}
 		out = append(out, q)
 	}
 	return out, nil
+}
+
+// answer asks ans and scores the answer three ways.
+func answer(ctx context.Context, ans Answerer, q *Question, context_ string, qa locomo.Question) error {
+	a, err := ans.Answer(ctx, context_, qa.Question, qa.Category, qa.Adversarial)
+	if err != nil {
+		return fmt.Errorf("answer %s #%d: %w", q.Sample, q.Index, err)
+	}
+	q.Answer, q.Reference = a, qa.Answer
+	if qa.Category == locomo.Adversarial {
+		q.Reference = NotMentioned
+	}
+	q.F1, q.BLEU1 = F1(a, q.Reference), BLEU1(a, q.Reference)
+	q.OfficialF1 = OfficialF1(a, q.Reference, qa.Category)
+	return nil
 }
 
 func wanted(c int, cats []int) bool {

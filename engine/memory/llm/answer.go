@@ -6,8 +6,21 @@ import (
 	"math/rand/v2"
 )
 
-// NotMentioned is the reference answer of adversarial questions.
+// NotMentioned is the first option of adversarial questions.
 const NotMentioned = "Not mentioned in the conversation"
+
+// Answerer adapts a client to eval's answering interface, with a seeded
+// order for the adversarial options (the reference's order is random and
+// unseeded).
+type Answerer struct {
+	Client *Client
+	Rand   *rand.Rand
+}
+
+// Answer answers with [Client.Answer].
+func (a Answerer) Answer(ctx context.Context, context_, question string, category int, adversarial string) (string, error) {
+	return a.Client.Answer(ctx, context_, question, category, adversarial, a.Rand)
+}
 
 // Answer asks the model to answer a LoCoMo question from a context with
 // the reference driver's prompts: per-category tails, temperature 0.7

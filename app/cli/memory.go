@@ -112,9 +112,10 @@ func sampleIndexes(s string, n int) ([]int, error) {
 	return out, nil
 }
 
-// newIndex prepares a memory for retrieval with BM25 from search/lexical.
-func newIndex(m *memory.Memory, emb embed.Provider) (*retrieve.Index, error) {
-	return retrieve.New(context.Background(), m, emb, lexical.Build, nil)
+// newIndex prepares a memory for retrieval with BM25 from search/lexical;
+// window is the neighbouring turns indexed with each passage.
+func newIndex(m *memory.Memory, emb embed.Provider, window int) (*retrieve.Index, error) {
+	return retrieve.New(context.Background(), m, emb, retrieve.Options{Lexical: lexical.Build, Window: window})
 }
 
 // readLoCoMo reads the benchmark file.

@@ -61,7 +61,7 @@ func benchIndex(b *testing.B) (*retrieve.Index, *locomo.Conversation) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	x, err := retrieve.New(context.Background(), m, emb, lexical.Build, nil)
+	x, err := retrieve.New(context.Background(), m, emb, retrieve.Options{Lexical: lexical.Build, Window: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -151,12 +151,13 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 func evalRun(rep *evalReport, convs []*locomo.Conversation, idx []int, mems []*memory.Memory, emb embed.Provider, budget int, ans eval.Answerer) error {
 	budgeted := retrieve.Budgeted(budget)
 	configs := []struct {
-		name string
-		cfg  retrieve.Config
+		name   string
+		cfg    retrieve.Config
+		window int
 	}{
-		{"released (dense only)", retrieve.Released()},
-		{"released + BM25", retrieve.Default()},
-		{fmt.Sprintf("budgeted ≤%d", budget), budgeted},
+		{"released (dense only)", retrieve.Released(), 0},
+		{"released + BM25 + window", retrieve.Default(), 1},
+		{fmt.Sprintf("budgeted ≤%d", budget), budgeted, 1},
 	}
 	rows := make([]evalRow, len(configs)+3)
 	for k, c := range configs {
@@ -167,11 +168,16 @@ func evalRun(rep *evalReport, convs []*locomo.Conversation, idx []int, mems []*m
 	rows[len(configs)+2].Name = fmt.Sprintf("baseline: BM25 turns, ≤%d tokens", budget)
 	baselines := []eval.Baseline{{K: 6}, {K: 20}, {Budget: budget}}
 	for n, i := range idx {
-		x, err := retrieve.New(context.Background(), mems[n], emb, lexical.Build, nil)
-		if err != nil {
-			return err
+		var xs [2]*retrieve.Index
+		for w := range xs {
+			x, err := retrieve.New(context.Background(), mems[n], emb, retrieve.Options{Lexical: lexical.Build, Window: w})
+			if err != nil {
+				return err
+			}
+			xs[w] = x
 		}
 		for k, c := range configs {
+			x := xs[c.window]
 			var a eval.Answerer
 			if k == len(configs)-1 {
 				a = ans // answers from the budgeted context only

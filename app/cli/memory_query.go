@@ -54,7 +54,11 @@ func runMemoryQuery(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	x, err := newIndex(m, emb)
+	window := 1
+	if *compat {
+		window = 0
+	}
+	x, err := newIndex(m, emb, window)
 	if err != nil {
 		return err
 	}

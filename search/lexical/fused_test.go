@@ -34,7 +34,7 @@ func TestFusionImprovesRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := retrieve.New(context.Background(), m, emb, Build, nil)
+	x, err := retrieve.New(context.Background(), m, emb, retrieve.Options{Lexical: Build})
 	if err != nil {
 		t.Fatal(err)
 	}

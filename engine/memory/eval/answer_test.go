@@ -62,7 +62,7 @@ func TestRetrievalWithAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := retrieve.New(context.Background(), m, emb, nil, nil)
+	x, err := retrieve.New(context.Background(), m, emb, retrieve.Options{Window: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,9 +40,23 @@ type layer struct {
 	at   map[string]int
 }
 
-// New prepares m for retrieval with embedder emb, lexical index function
-// lex (nil for dense only) and token counter c (nil for the estimate).
-func New(ctx context.Context, m *memory.Memory, emb embed.Provider, lex memory.IndexFunc, c tokens.Counter) (*Index, error) {
+// Options tune how a memory is indexed.
+type Options struct {
+	// Lexical builds the BM25 indexes; nil retrieves by embeddings only.
+	Lexical memory.IndexFunc
+	// Counter measures contexts; nil means the CWL estimate.
+	Counter tokens.Counter
+	// Window indexes every passage together with this many turns of the
+	// same session on each side, so that a question worded like the turn
+	// before an answer still finds the answer (ctxscope's addition; 0
+	// indexes each turn alone, as the released code does). The passage
+	// shown in the context is the turn alone either way.
+	Window int
+}
+
+// New prepares m for retrieval with embedder emb.
+func New(ctx context.Context, m *memory.Memory, emb embed.Provider, opt Options) (*Index, error) {
+	c, lex := opt.Counter, opt.Lexical
 	if c == nil {
 		c = tokens.Estimator{}
 	}
@@ -64,7 +78,7 @@ func New(ctx context.Context, m *memory.Memory, emb embed.Provider, lex memory.I
 	for i, p := range m.Passages {
 		x.passageAt[p.ID] = i
 		pids = append(pids, p.ID)
-		ptext = append(ptext, p.Speaker+": "+p.Text)
+		ptext = append(ptext, window(m.Passages, i, opt.Window))
 		for _, e := range m.Graph.Contains(p.ID) {
 			x.linked[e] = append(x.linked[e], i)
 		}
@@ -150,4 +164,19 @@ func CountTokens(c tokens.Counter, text string) int {
 		return 0
 	}
 	return countMessage(c, text)
+}
+
+// window returns passage i's indexed text: the turn with its speaker,
+// followed by up to w turns of the same session before and after it.
+func window(ps []memory.Passage, i, w int) string {
+	var b strings.Builder
+	b.WriteString(ps[i].Speaker + ": " + ps[i].Text)
+	for d := 1; d <= w; d++ {
+		for _, j := range []int{i - d, i + d} {
+			if j >= 0 && j < len(ps) && ps[j].Session == ps[i].Session {
+				b.WriteString("\n" + ps[j].Text)
+			}
+		}
+	}
+	return b.String()
 }

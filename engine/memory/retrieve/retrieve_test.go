@@ -48,7 +48,7 @@ func index(t *testing.T) (*Index, *locomo.Conversation) {
 		if m, fixture.err = b.Build(context.Background(), "conv-26", convs[0].Passages()); fixture.err != nil {
 			return
 		}
-		fixture.x, fixture.err = New(context.Background(), m, emb, nil, nil)
+		fixture.x, fixture.err = New(context.Background(), m, emb, Options{})
 	})
 	if fixture.err != nil {
 		t.Fatal(fixture.err)
@@ -147,5 +147,27 @@ func TestEmptyQuestion(t *testing.T) {
 	x, _ := index(t)
 	if _, err := x.Retrieve(context.Background(), "  ", Default()); err == nil {
 		t.Error("empty question accepted")
+	}
+}
+
+func TestWindow(t *testing.T) {
+	ps := []memory.Passage{
+		{ID: "D1:1", Session: 1, Speaker: "A", Text: "one"},
+		{ID: "D1:2", Session: 1, Speaker: "B", Text: "two"},
+		{ID: "D2:1", Session: 2, Speaker: "A", Text: "three"},
+	}
+	tests := []struct {
+		i, w int
+		want string
+	}{
+		{0, 0, "A: one"},
+		{0, 1, "A: one\ntwo"},
+		{1, 1, "B: two\none"}, // D2:1 is another session
+		{2, 2, "A: three"},
+	}
+	for _, tt := range tests {
+		if got := window(ps, tt.i, tt.w); got != tt.want {
+			t.Errorf("window(%d, %d) = %q, want %q", tt.i, tt.w, got, tt.want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/embed"
+	"ctxscope/engine/memory/eval"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/retrieve"
 	"ctxscope/search/lexical"
@@ -71,6 +72,8 @@ func benchIndex(b *testing.B) (*retrieve.Index, *locomo.Conversation) {
 func benchRetrieve(b *testing.B, cfg retrieve.Config) {
 	x, conv := benchIndex(b)
 	i := 0
+	cpu := eval.CPUTime()
+	defer func() { b.ReportMetric(float64(eval.CPUTime()-cpu)/float64(b.N), "cpu-ns/op") }()
 	for b.Loop() {
 		if _, err := x.Retrieve(context.Background(), conv.QA[i%len(conv.QA)].Question, cfg); err != nil {
 			b.Fatal(err)
@@ -105,6 +108,8 @@ func BenchmarkBM25Turns(b *testing.B) {
 		b.Fatal(err)
 	}
 	i := 0
+	cpu := eval.CPUTime()
+	defer func() { b.ReportMetric(float64(eval.CPUTime()-cpu)/float64(b.N), "cpu-ns/op") }()
 	for b.Loop() {
 		if _, err := x.Search(convs[0].QA[i%len(convs[0].QA)].Question, 20); err != nil {
 			b.Fatal(err)

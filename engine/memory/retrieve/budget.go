@@ -28,11 +28,20 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 		}
 	}
 	fill := func(limit int) {
+		misses := 0
 		for _, i := range order {
-			if b.tokens() >= limit {
+			if b.tokens() >= limit || misses >= maxMisses {
 				return
 			}
+			if taken[i] {
+				continue
+			}
 			add(i, "global", "")
+			if !taken[i] {
+				misses++
+				continue
+			}
+			misses = 0
 			if cfg.Neighbours && taken[i] {
 				id := x.Mem.Passages[i].ID
 				add(i+1, "neighbour", id)
@@ -50,6 +59,9 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 	fill(b.limit)
 	return b.result(q.text), nil
 }
+
+// maxMisses ends a fill after this many passages in a row did not fit.
+const maxMisses = 8
 
 // share returns the passages' share of the budget in percent.
 func (c Config) share() int {

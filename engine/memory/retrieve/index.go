@@ -30,6 +30,7 @@ type Index struct {
 	linked    map[string][]int // entity id -> passages that contain it
 	about     map[string][]int // entity id -> experience items about it
 	relAt     map[string]int   // relation id -> position in rels
+	hints     []string         // per passage: its time hint
 }
 
 // layer is one kind of retrievable text: its vectors and lexical index.
@@ -88,6 +89,10 @@ func New(ctx context.Context, m *memory.Memory, emb embed.Provider, opt Options)
 		x.rels = append(x.rels, r)
 		tids = append(tids, r.ID)
 		ttext = append(ttext, x.tripleText(r))
+	}
+	x.hints = make([]string, len(m.Passages))
+	for i, p := range m.Passages {
+		x.hints[i] = x.timeHint(p.ID)
 	}
 	if m.Experience != nil {
 		x.items = m.Experience.Items()

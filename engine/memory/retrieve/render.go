@@ -11,14 +11,15 @@ import (
 func (x *Index) renderPassage(i int) string {
 	p := x.Mem.Passages[i]
 	s := "[" + p.Stamp + " | " + p.Speaker + "] " + p.Text
-	if h := x.timeHint(p.ID); h != "" {
+	if h := x.hints[i]; h != "" {
 		s += " (time_hint: " + h + ")"
 	}
 	return s
 }
 
 // timeHint is the best time among the relations read from the passage:
-// values with digits first, then the longest.
+// values with digits first, then the longest. [New] computes it once per
+// passage.
 func (x *Index) timeHint(pid string) string {
 	best := ""
 	for _, e := range x.Mem.Graph.Contains(pid) {

@@ -18,7 +18,7 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 	order := top(all(len(x.Mem.Passages)), score, len(x.Mem.Passages))
 	taken := map[int]bool{}
 	add := func(i int, channel, via string) {
-		if i < 0 || i >= len(x.Mem.Passages) || taken[i] {
+		if i < 0 || i >= len(x.Mem.Passages) || taken[i] || !b.fits(b.units+x.lineUnits[i]) {
 			return
 		}
 		it := x.passageItem(q, i, channel, via)
@@ -33,15 +33,12 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 			if b.tokens() >= limit || misses >= maxMisses {
 				return
 			}
-			if taken[i] {
-				continue
-			}
 			add(i, "global", "")
 			if !taken[i] {
 				misses++
 				continue
 			}
-			misses = 0
+			misses = 0 // a passage already taken as a neighbour still brings its own
 			if cfg.Neighbours && taken[i] {
 				id := x.Mem.Passages[i].ID
 				add(i+1, "neighbour", id)
@@ -61,7 +58,7 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 }
 
 // maxMisses ends a fill after this many passages in a row did not fit.
-const maxMisses = 8
+const maxMisses = 64
 
 // share returns the passages' share of the budget in percent.
 func (c Config) share() int {

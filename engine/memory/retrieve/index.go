@@ -9,6 +9,7 @@ import (
 	"ctxscope/engine/memory/cluster"
 	"ctxscope/engine/memory/embed"
 	"ctxscope/engine/memory/kg"
+	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
 
@@ -31,6 +32,8 @@ type Index struct {
 	about     map[string][]int // entity id -> experience items about it
 	relAt     map[string]int   // relation id -> position in rels
 	hints     []string         // per passage: its time hint
+	lines     []string         // per passage: its rendered line
+	lineUnits []int            // per passage: the line's size in counter units
 }
 
 // layer is one kind of retrievable text: its vectors and lexical index.
@@ -91,8 +94,14 @@ func New(ctx context.Context, m *memory.Memory, emb embed.Provider, opt Options)
 		ttext = append(ttext, x.tripleText(r))
 	}
 	x.hints = make([]string, len(m.Passages))
+	x.lines = make([]string, len(m.Passages))
+	x.lineUnits = make([]int, len(m.Passages))
+	msg := &session.Message{Role: session.RoleUser}
 	for i, p := range m.Passages {
 		x.hints[i] = x.timeHint(p.ID)
+		x.lines[i] = x.renderPassage(i)
+		b := session.Block{Type: session.BlockText, Text: "- " + x.lines[i] + "\n"}
+		x.lineUnits[i] = c.Units(msg, &b)
 	}
 	if m.Experience != nil {
 		x.items = m.Experience.Items()

@@ -129,7 +129,7 @@ func (x *Index) selectPassages(q *query, cfg Config, triples []Item) []Item {
 
 func (x *Index) passageItem(q *query, i int, channel, via string) Item {
 	p := x.Mem.Passages[i]
-	return Item{Kind: "passage", ID: p.ID, Text: x.renderPassage(i), Passages: []string{p.ID},
+	return Item{Kind: "passage", ID: p.ID, Text: x.lines[i], Passages: []string{p.ID},
 		Why: Why{Channel: channel, Score: q.pass.fused[i], Dense: q.pass.dense[i], Lexical: q.pass.lex[i], Via: via, Session: p.Session}}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"ctxscope/engine/memory/eval"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/retrieve"
+	"ctxscope/engine/memory/store"
 	"ctxscope/search/lexical"
 )
 
@@ -115,5 +117,42 @@ func BenchmarkBM25Turns(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// BenchmarkFootprint builds the offline memories of all ten LoCoMo
+// conversations, writes them as memory files and indexes them for
+// retrieval, reporting the files' total size and the live heap the
+// memories and their indexes hold.
+func BenchmarkFootprint(b *testing.B) {
+	convs, emb := benchSetup(b)
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var xs []*retrieve.Index
+		var fileBytes int64
+		for _, c := range convs {
+			m, err := offlineBuilder(emb, false).Build(context.Background(), c.ID, c.Passages())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var w countingWriter
+			if err := store.Write(&w, m); err != nil {
+				b.Fatal(err)
+			}
+			fileBytes += int64(w)
+			x, err := retrieve.New(context.Background(), m, emb, retrieve.Options{Lexical: lexical.Build, Window: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			xs = append(xs, x)
+		}
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(fileBytes)/1e6, "file-MB")
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/1e6, "heap-MB")
+		runtime.KeepAlive(xs)
 	}
 }

@@ -58,7 +58,8 @@ func New(docs []memory.Doc) (*Index, error) {
 func Build(docs []memory.Doc) (memory.Lexical, error) { return New(docs) }
 
 // Search runs the query as a disjunction of its analysed words (a Bleve
-// match query with the "or" operator) and returns the k best hits.
+// match query with the "or" operator) and returns the k best hits, equal
+// scores ordered by id.
 func (x *Index) Search(q string, k int) ([]memory.Hit, error) {
 	if strings.TrimSpace(q) == "" || k <= 0 {
 		return nil, nil
@@ -67,6 +68,7 @@ func (x *Index) Search(q string, k int) ([]memory.Hit, error) {
 	mq.SetField("text")
 	mq.Analyzer = en.AnalyzerName
 	req := bleve.NewSearchRequestOptions(mq, k, 0, false)
+	req.SortBy([]string{"-_score", "_id"}) // ties by id, so results do not depend on indexing order
 	res, err := x.idx.Search(req)
 	if err != nil {
 		return nil, fmt.Errorf("lexical: search: %w", err)

@@ -58,3 +58,17 @@ func TestStemming(t *testing.T) {
 		t.Errorf("stemmed search got %v", hits)
 	}
 }
+
+func TestTiesAreOrderedByID(t *testing.T) {
+	docs := []memory.Doc{{ID: "c", Text: "red kite"}, {ID: "a", Text: "red kite"}, {ID: "b", Text: "red kite"}}
+	for run := 0; run < 5; run++ {
+		x, err := New(docs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, _ := x.Search("kite", 2)
+		if len(hits) != 2 || hits[0].ID != "a" || hits[1].ID != "b" {
+			t.Fatalf("run %d: %v", run, hits)
+		}
+	}
+}

@@ -44,10 +44,19 @@ func Remove(v, c []float32) {
 	Normalize(v)
 }
 
+// MinCommonTexts is the fewest texts [FitCommon] fits a component on;
+// with fewer the mean is mostly the texts themselves (two texts would end
+// up pointing in opposite directions), and it returns nil.
+const MinCommonTexts = 50
+
 // FitCommon returns the normalized mean of the texts' vectors, the
 // dominant common direction when vectors cluster around it (for such
-// data the mean and the first principal component coincide).
+// data the mean and the first principal component coincide), or nil
+// for fewer than [MinCommonTexts] texts.
 func FitCommon(ctx context.Context, p Provider, texts []string) ([]float32, error) {
+	if len(texts) < MinCommonTexts {
+		return nil, nil
+	}
 	vs, err := p.Embed(ctx, texts)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -145,5 +146,31 @@ func TestClientRejectsBadReplies(t *testing.T) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestCentered(t *testing.T) {
+	s := loadGloVe(t)
+	ctx := context.Background()
+	few, err := FitCommon(ctx, s, []string{"one text", "another"})
+	if err != nil || few != nil {
+		t.Fatalf("FitCommon on two texts = %v, %v; want nil", few, err)
+	}
+	var texts []string
+	for i := 0; i < MinCommonTexts; i++ {
+		texts = append(texts, fmt.Sprintf("I went hiking with my dog on day %d and it was great", i))
+	}
+	texts = append(texts, "The stock market fell after the interest rate decision.")
+	common, err := FitCommon(ctx, s, texts)
+	if err != nil || len(common) != s.Dim() {
+		t.Fatal(err)
+	}
+	c := Centered{Base: s, Common: common}
+	vs, _ := c.Embed(ctx, []string{texts[0]})
+	if d := Dot(vs[0], common); d > 1e-4 || d < -1e-4 {
+		t.Errorf("centered vector keeps %f of the common component", d)
+	}
+	if !NeedsCentering(s) || NeedsCentering(&Client{}) {
+		t.Error("NeedsCentering")
 	}
 }

@@ -18,8 +18,12 @@ import (
 )
 
 var memoryCommand = command{
-	name:    "memory",
-	args:    "build|import-kg|query|eval [ARGS] (run 'ctxscope memory SUBCOMMAND -h')",
+	name: "memory",
+	args: "build|import-kg|query|eval [ARGS] (run 'ctxscope memory SUBCOMMAND -h')",
+	// build --locomo FILE [--sample N] [--extractor offline|llm] | build SESSION...
+	// import-kg KG.json CLUSTERS.json [--locomo FILE --sample N]
+	// query "QUESTION" [--sample N | --memory ID] [--json] [--budget N]
+	// eval --locomo FILE [--source built|imported] [--json] [--answer]
 	summary: "tri-layer memory (MemWeaver): build, import, query, evaluate on LoCoMo",
 	run:     runMemory,
 }

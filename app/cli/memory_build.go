@@ -3,8 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/memory"
 )
 
 func runMemoryBuild(env *Env, args []string) error {
@@ -18,14 +23,11 @@ func runMemoryBuild(env *Env, args []string) error {
 	fs.StringVar(&ef.model, "embed-model", "all-minilm", "embedding model for --embed-url")
 	var lf llmFlags
 	lf.register(fs)
-	if _, err := parse(fs, args); err != nil {
-		return err
-	}
-	convs, err := readLoCoMo(*path)
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	idx, err := sampleIndexes(*sample, len(convs))
+	sources, err := buildSources(*path, *sample, pos)
 	if err != nil {
 		return err
 	}
@@ -49,12 +51,11 @@ func runMemoryBuild(env *Env, args []string) error {
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "memory\tpassages\tentities\ttriples\tclusters\titems\tmerges\tbuild ms\t")
-	for _, i := range idx {
-		c := convs[i]
+	for _, src := range sources {
 		start := time.Now()
-		m, err := b.Build(context.Background(), c.ID, c.Passages())
+		m, err := b.Build(context.Background(), src.id, src.passages)
 		if err != nil {
-			return fmt.Errorf("%s: %w", c.ID, err)
+			return fmt.Errorf("%s: %w", src.id, err)
 		}
 		took := time.Since(start)
 		if err := st.Save(m); err != nil {
@@ -67,4 +68,44 @@ func runMemoryBuild(env *Env, args []string) error {
 	size, _ := st.Size()
 	fmt.Fprintf(env.Stdout, "stored in %s (%.2f MB in all)\n", st, float64(size)/1e6)
 	return nil
+}
+
+// buildSource is one conversation to build a memory of.
+type buildSource struct {
+	id       string
+	passages []memory.Passage
+}
+
+// buildSources reads the LoCoMo conversations chosen by --sample, or the
+// agent session files given as arguments (any format engine/ingest reads).
+func buildSources(locomoPath, sample string, files []string) ([]buildSource, error) {
+	var out []buildSource
+	if locomoPath != "" {
+		convs, err := readLoCoMo(locomoPath)
+		if err != nil {
+			return nil, err
+		}
+		idx, err := sampleIndexes(sample, len(convs))
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range idx {
+			out = append(out, buildSource{convs[i].ID, convs[i].Passages()})
+		}
+	}
+	for _, f := range files {
+		s, err := ingest.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		id := s.ID
+		if id == "" || strings.ContainsAny(id, `/\`) {
+			id = strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		}
+		out = append(out, buildSource{"session-" + id, memory.SessionPassages(s)})
+	}
+	if len(out) == 0 {
+		return nil, usageError("need --locomo FILE or SESSION files")
+	}
+	return out, nil
 }

@@ -142,6 +142,7 @@ func storeBytes(st store.Dir, ms []*memory.Memory) int64 {
 
 type countingWriter int64
 
+// Write counts p.
 func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil

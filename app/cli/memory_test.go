@@ -145,3 +145,21 @@ func TestMemoryBuildWithLLM(t *testing.T) {
 		t.Error("the key was written to the workspace")
 	}
 }
+
+func TestMemoryBuildFromSession(t *testing.T) {
+	if _, err := embed.DefaultPath(); err != nil {
+		t.Skip(err)
+	}
+	ws := t.TempDir()
+	out, errs, code := runCLI(t, ws, "memory", "build", "../../../shared/data/sessions/pi/agent-sessions__pi-v3-small.jsonl")
+	if code != 0 || !strings.Contains(out, "session-") {
+		t.Fatalf("build: %d\n%s%s", code, out, errs)
+	}
+	ids, _ := store.Dir(ws + "/memory").List()
+	if len(ids) != 1 {
+		t.Fatalf("stored %v", ids)
+	}
+	if _, errs, code := runCLI(t, ws, "memory", "query", "--memory", ids[0], "what did the user ask?"); code != 0 {
+		t.Errorf("query the session memory: %d %s", code, errs)
+	}
+}

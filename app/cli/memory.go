@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,9 +11,7 @@ import (
 	"ctxscope/engine/memory/embed"
 	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/locomo"
-	"ctxscope/engine/memory/retrieve"
 	"ctxscope/engine/memory/store"
-	"ctxscope/search/lexical"
 )
 
 var memoryCommand = command{
@@ -114,12 +111,6 @@ func sampleIndexes(s string, n int) ([]int, error) {
 		out = append(out, i)
 	}
 	return out, nil
-}
-
-// newIndex prepares a memory for retrieval with BM25 from search/lexical;
-// window is the neighbouring turns indexed with each passage.
-func newIndex(m *memory.Memory, emb embed.Provider, window int) (*retrieve.Index, error) {
-	return retrieve.New(context.Background(), m, emb, retrieve.Options{Lexical: lexical.Build, Window: window})
 }
 
 // readLoCoMo reads the benchmark file.

@@ -171,7 +171,9 @@ func evalRun(rep *evalReport, convs []*locomo.Conversation, idx []int, mems []*m
 	for n, i := range idx {
 		var xs [2]*retrieve.Index
 		for w := range xs {
-			x, err := retrieve.New(context.Background(), mems[n], emb, retrieve.Options{Lexical: lexical.Build, Window: w})
+			// The window-0 index serves the released configuration, so
+			// it also leaves out triples named like structural edges.
+			x, err := retrieve.New(context.Background(), mems[n], emb, retrieve.Options{Lexical: lexical.Build, Window: w, StructuralNames: w == 0})
 			if err != nil {
 				return err
 			}

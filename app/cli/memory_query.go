@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ctxscope/engine/memory/retrieve"
+	"ctxscope/search/lexical"
 )
 
 func runMemoryQuery(env *Env, args []string) error {
@@ -54,11 +55,11 @@ func runMemoryQuery(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	window := 1
+	opt := retrieve.Options{Lexical: lexical.Build, Window: 1}
 	if *compat {
-		window = 0
+		opt = retrieve.Options{Lexical: lexical.Build, StructuralNames: true}
 	}
-	x, err := newIndex(m, emb, window)
+	x, err := retrieve.New(context.Background(), m, emb, opt)
 	if err != nil {
 		return err
 	}

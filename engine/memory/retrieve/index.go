@@ -56,6 +56,12 @@ type Options struct {
 	// indexes each turn alone, as the released code does). The passage
 	// shown in the context is the turn alone either way.
 	Window int
+	// StructuralNames leaves out of the triple index every relation whose
+	// predicate is "contains" or "about", as the released code's
+	// build_triple_index does (it cannot tell the model's predicates of
+	// those names from its structural edges). ctxscope keeps them by
+	// default: in its graph, structural links are not relations.
+	StructuralNames bool
 }
 
 // New prepares m for retrieval with embedder emb.
@@ -88,6 +94,9 @@ func New(ctx context.Context, m *memory.Memory, emb embed.Provider, opt Options)
 		}
 	}
 	for _, r := range m.Graph.Relations() {
+		if opt.StructuralNames && (r.Predicate == "contains" || r.Predicate == "about") {
+			continue
+		}
 		x.relAt[r.ID] = len(x.rels)
 		x.rels = append(x.rels, r)
 		tids = append(tids, r.ID)
@@ -193,4 +202,10 @@ func window(ps []memory.Passage, i, w int) string {
 		}
 	}
 	return b.String()
+}
+
+// Len returns how many passages, triples and experience items the index
+// holds.
+func (x *Index) Len() (passages, triples, items int) {
+	return len(x.Mem.Passages), len(x.rels), len(x.items)
 }

@@ -24,11 +24,11 @@ func (x *Index) timeHint(pid string) string {
 	best := ""
 	for _, e := range x.Mem.Graph.Contains(pid) {
 		for _, rid := range x.Mem.Graph.Incident(e) {
-			r := x.rels[x.relAt[rid]]
-			if !has(r.Passages, pid) {
+			i, ok := x.relAt[rid]
+			if !ok || !has(x.rels[i].Passages, pid) {
 				continue
 			}
-			if t := r.TimeString(); better(t, best) {
+			if t := x.rels[i].TimeString(); better(t, best) {
 				best = t
 			}
 		}

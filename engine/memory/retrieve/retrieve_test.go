@@ -13,6 +13,7 @@ import (
 	"ctxscope/engine/memory/embed"
 	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/locomo"
+	"ctxscope/engine/memory/mwimport"
 	"ctxscope/engine/tokens"
 )
 
@@ -168,6 +169,41 @@ func TestWindow(t *testing.T) {
 	for _, tt := range tests {
 		if got := window(ps, tt.i, tt.w); got != tt.want {
 			t.Errorf("window(%d, %d) = %q, want %q", tt.i, tt.w, got, tt.want)
+		}
+	}
+}
+
+// TestStructuralNames indexes MemWeaver's exported sample 0 both ways:
+// the released code leaves out its 3 triples the model named "contains"
+// or "about" (802 indexed, as export_stats.json says), ctxscope keeps
+// them (805).
+func TestStructuralNames(t *testing.T) {
+	p, err := embed.DefaultPath()
+	if err != nil {
+		t.Skip(err)
+	}
+	emb, err := embed.LoadSIF(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const dir = "../../../../shared/data/memweaver-kg/"
+	m, _, err := mwimport.Load(dir+"kg_sample_0.json", dir+"clusters_sample_0.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		compat bool
+		want   int
+	}{{true, 802}, {false, 805}} {
+		x, err := New(context.Background(), m, emb, Options{StructuralNames: tt.compat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, n, items := x.Len(); n != tt.want || items != 45 {
+			t.Errorf("StructuralNames %v: %d triples, %d items; want %d, 45", tt.compat, n, items, tt.want)
+		}
+		if _, err := x.Retrieve(context.Background(), "What did Caroline research?", Released()); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -26,8 +26,8 @@ func (x *Index) selectTriples(q *query, cfg Config) []Item {
 		next := map[string]string{}
 		for _, e := range sortedKeys(frontier) {
 			for _, rid := range x.Mem.Graph.Incident(e) {
-				i := x.relAt[rid]
-				if _, ok := cands[i]; ok {
+				i, indexed := x.relAt[rid]
+				if _, ok := cands[i]; ok || !indexed {
 					continue
 				}
 				cands[i] = cand{hop, frontier[e]}

@@ -139,14 +139,29 @@ func (b *Builder) graph(ctx context.Context, m *Memory, sess []Passage) error {
 	return nil
 }
 
+// reviewRatio is the similarity at which a review's entity name resolves
+// to an existing entity, the reference's difflib threshold.
+const reviewRatio = 0.7
+
+// entity returns the entity named name, creating it with origin o. A
+// review's names also resolve fuzzily, as the reference's do.
+func entity(g *kg.Graph, name string, o kg.Origin) (*kg.Entity, error) {
+	if o == kg.Reviewed {
+		if e := g.Resolve(name, reviewRatio); e != nil {
+			return e, nil
+		}
+	}
+	return g.Ensure(name, o)
+}
+
 // addTriple writes t with its entities and contains links; passage may be
 // "" for a triple known only by its session.
 func addTriple(g *kg.Graph, t Triple, o kg.Origin, session int, passage string) (*kg.Relation, error) {
-	s, err := g.Ensure(t.Subject, o)
+	s, err := entity(g, t.Subject, o)
 	if err != nil {
 		return nil, err
 	}
-	obj, err := g.Ensure(t.Object, o)
+	obj, err := entity(g, t.Object, o)
 	if err != nil {
 		return nil, err
 	}

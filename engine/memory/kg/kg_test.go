@@ -170,3 +170,34 @@ func TestCanonicalSuggestions(t *testing.T) {
 		t.Fatalf("suggestions %+v", s)
 	}
 }
+
+func TestRatio(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"abcd", "bcde", 0.75}, // difflib: 2*3/8
+		{"Caroline", "Caroline", 1},
+		{"", "", 1},
+		{"abc", "xyz", 0},
+		{"support group", "LGBTQ support group", 2 * 13.0 / 32},
+	}
+	for _, tt := range tests {
+		if got := Ratio(tt.a, tt.b); got != tt.want {
+			t.Errorf("Ratio(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	g := sample(t)
+	if e := g.Resolve("charity races", 0.7); e == nil || e.Name != "charity race" {
+		t.Errorf("fuzzy resolve: %+v", e)
+	}
+	if e := g.Resolve("MEL", 0.7); e == nil || e.Name != "Mel" {
+		t.Errorf("exact resolve: %+v", e)
+	}
+	if e := g.Resolve("pottery class", 0.7); e != nil {
+		t.Errorf("resolved an unknown name to %+v", e)
+	}
+}

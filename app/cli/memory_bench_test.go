@@ -97,9 +97,9 @@ func BenchmarkRetrieveBudgeted(b *testing.B) {
 	benchRetrieve(b, cfg)
 }
 
-// BenchmarkBM25Turns is the baseline: one BM25 search over the turns, the
+// BenchmarkBaselineBM25Turns is the baseline: one BM25 search over the turns, the
 // yardstick for the retrieval benchmarks' ratios.
-func BenchmarkBM25Turns(b *testing.B) {
+func BenchmarkBaselineBM25Turns(b *testing.B) {
 	convs, _ := benchSetup(b)
 	var docs []memory.Doc
 	for _, p := range convs[0].Passages() {

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"ctxscope/engine/memory/retrieve"
+	"ctxscope/engine/memory/store"
 	"ctxscope/search/lexical"
 )
 
@@ -15,7 +17,7 @@ func runMemoryQuery(env *Env, args []string) error {
 	sample := fs.Int("sample", 0, "LoCoMo conversation index, when --memory is not given")
 	asJSON := fs.Bool("json", false, "print the items with their explanations as JSON")
 	budget := fs.Int("budget", 0, "assemble at most this many tokens (0: the released budgets)")
-	compat := fs.Bool("compat", false, "the released code's dense-only ranking")
+	compat := fs.Bool("compat", false, "the released code's retrieval: dense-only ranking, turns indexed alone")
 	var ef embedFlags
 	fs.StringVar(&ef.url, "embed-url", "", "OpenAI-compatible embeddings base URL (default: offline GloVe)")
 	fs.StringVar(&ef.model, "embed-model", "all-minilm", "embedding model for --embed-url")
@@ -30,22 +32,9 @@ func runMemoryQuery(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	id := *name
-	if id == "" {
-		ids, err := st.List()
-		if err != nil {
-			return err
-		}
-		var built []string
-		for _, x := range ids {
-			if strings.HasPrefix(x, "conv-") {
-				built = append(built, x)
-			}
-		}
-		if *sample < 0 || *sample >= len(built) {
-			return fmt.Errorf("no built memory for sample %d in %s: run 'ctxscope memory build' first", *sample, st)
-		}
-		id = built[*sample]
+	id, err := pickMemory(st, *name, *sample)
+	if err != nil {
+		return err
 	}
 	m, err := st.Load(id)
 	if err != nil {
@@ -55,20 +44,16 @@ func runMemoryQuery(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := retrieve.Options{Lexical: lexical.Build, Window: 1}
+	opt, cfg := retrieve.Options{Lexical: lexical.Build, Window: 1}, retrieve.Default()
 	if *compat {
-		opt = retrieve.Options{Lexical: lexical.Build, StructuralNames: true}
+		opt, cfg = retrieve.Options{Lexical: lexical.Build, StructuralNames: true}, retrieve.Released()
+	}
+	if *budget > 0 {
+		cfg = retrieve.Budgeted(*budget)
 	}
 	x, err := retrieve.New(context.Background(), m, emb, opt)
 	if err != nil {
 		return err
-	}
-	cfg := retrieve.Default()
-	if *compat {
-		cfg = retrieve.Released()
-	}
-	if *budget > 0 {
-		cfg = retrieve.Budgeted(*budget)
 	}
 	res, err := x.Retrieve(context.Background(), pos[0], cfg)
 	if err != nil {
@@ -77,17 +62,43 @@ func runMemoryQuery(env *Env, args []string) error {
 	if *asJSON {
 		return writeJSON(env.Stdout, res)
 	}
-	fmt.Fprintf(env.Stdout, "%s\n(%s: %d tokens, %d items, turns %s)\n\n", res.Context, m.ID, res.Tokens, len(res.Items), strings.Join(res.Turns, " "))
-	for _, it := range res.Items {
-		w := it.Why
-		fmt.Fprintf(env.Stdout, "%-10s %-9s score %.3f (dense %.3f, bm25 %.3f)", it.Kind, w.Channel, w.Score, w.Dense, w.Lexical)
-		if w.Hop > 0 {
-			fmt.Fprintf(env.Stdout, " hop %d from %s", w.Hop, w.Seed)
-		}
-		if w.Via != "" {
-			fmt.Fprintf(env.Stdout, " via %s", w.Via)
-		}
-		fmt.Fprintf(env.Stdout, " ← %s\n", strings.Join(it.Passages, " "))
-	}
+	printQuery(env.Stdout, m.ID, res)
 	return nil
+}
+
+// pickMemory returns name, or the id of the sample-th built LoCoMo memory.
+func pickMemory(st store.Dir, name string, sample int) (string, error) {
+	if name != "" {
+		return name, nil
+	}
+	ids, err := st.List()
+	if err != nil {
+		return "", err
+	}
+	var built []string
+	for _, x := range ids {
+		if strings.HasPrefix(x, "conv-") {
+			built = append(built, x)
+		}
+	}
+	if sample < 0 || sample >= len(built) {
+		return "", fmt.Errorf("no built memory for sample %d in %s: run 'ctxscope memory build' first", sample, st)
+	}
+	return built[sample], nil
+}
+
+// printQuery writes the context and one explanation line per item.
+func printQuery(w io.Writer, id string, res *retrieve.Result) {
+	fmt.Fprintf(w, "%s\n(%s: %d tokens, %d items, turns %s)\n\n", res.Context, id, res.Tokens, len(res.Items), strings.Join(res.Turns, " "))
+	for _, it := range res.Items {
+		why := it.Why
+		fmt.Fprintf(w, "%-10s %-9s score %.3f (dense %.3f, bm25 %.3f)", it.Kind, why.Channel, why.Score, why.Dense, why.Lexical)
+		if why.Hop > 0 {
+			fmt.Fprintf(w, " hop %d from %s", why.Hop, why.Seed)
+		}
+		if why.Via != "" {
+			fmt.Fprintf(w, " via %s", why.Via)
+		}
+		fmt.Fprintf(w, " ← %s\n", strings.Join(it.Passages, " "))
+	}
 }

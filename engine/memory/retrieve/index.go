@@ -64,63 +64,101 @@ type Options struct {
 	StructuralNames bool
 }
 
-// New prepares m for retrieval with embedder emb.
+// New prepares m for retrieval with embedder emb. For an embedder that
+// needs centering, a memory without a common component gets one fitted
+// on its passages.
 func New(ctx context.Context, m *memory.Memory, emb embed.Provider, opt Options) (*Index, error) {
-	c, lex := opt.Counter, opt.Lexical
-	if c == nil {
-		c = tokens.Estimator{}
+	if opt.Counter == nil {
+		opt.Counter = tokens.Estimator{}
 	}
-	if m.Common == nil && embed.NeedsCentering(emb) && len(m.Passages) > 0 {
-		texts := make([]string, len(m.Passages))
-		for i, p := range m.Passages {
-			texts[i] = p.Text
-		}
-		common, err := embed.FitCommon(ctx, emb, texts)
-		if err != nil {
-			return nil, err
-		}
-		m.Common = common
+	if err := fitCommon(ctx, m, emb); err != nil {
+		return nil, err
 	}
-	emb = embed.ForMemory(emb, m.Common)
-	x := &Index{Mem: m, emb: emb, counter: c, passageAt: map[string]int{}, linked: map[string][]int{}, about: map[string][]int{}, relAt: map[string]int{}}
-	var ptext, ttext, etext []string
-	var pids, tids, eids []string
+	x := &Index{Mem: m, emb: embed.ForMemory(emb, m.Common), counter: opt.Counter,
+		passageAt: map[string]int{}, linked: map[string][]int{}, about: map[string][]int{}, relAt: map[string]int{}}
+	pids, ptext := x.indexPassages(opt.Window)
+	tids, ttext := x.indexTriples(opt.StructuralNames)
+	x.renderPassages()
+	eids, etext := x.indexItems()
+	var err error
+	if x.passages, err = newLayer(ctx, x.emb, opt.Lexical, pids, ptext); err != nil {
+		return nil, fmt.Errorf("passages: %w", err)
+	}
+	if x.triples, err = newLayer(ctx, x.emb, opt.Lexical, tids, ttext); err != nil {
+		return nil, fmt.Errorf("triples: %w", err)
+	}
+	if x.exps, err = newLayer(ctx, x.emb, opt.Lexical, eids, etext); err != nil {
+		return nil, fmt.Errorf("experiences: %w", err)
+	}
+	return x, nil
+}
+
+func fitCommon(ctx context.Context, m *memory.Memory, emb embed.Provider) error {
+	if m.Common != nil || !embed.NeedsCentering(emb) || len(m.Passages) == 0 {
+		return nil
+	}
+	texts := make([]string, len(m.Passages))
 	for i, p := range m.Passages {
+		texts[i] = p.Text
+	}
+	common, err := embed.FitCommon(ctx, emb, texts)
+	m.Common = common
+	return err
+}
+
+// indexPassages maps passages and their entities and returns the texts to
+// index.
+func (x *Index) indexPassages(w int) (ids, texts []string) {
+	for i, p := range x.Mem.Passages {
 		x.passageAt[p.ID] = i
-		pids = append(pids, p.ID)
-		ptext = append(ptext, window(m.Passages, i, opt.Window))
-		for _, e := range m.Graph.Contains(p.ID) {
+		ids = append(ids, p.ID)
+		texts = append(texts, window(x.Mem.Passages, i, w))
+		for _, e := range x.Mem.Graph.Contains(p.ID) {
 			x.linked[e] = append(x.linked[e], i)
 		}
 	}
-	for _, r := range m.Graph.Relations() {
-		if opt.StructuralNames && (r.Predicate == "contains" || r.Predicate == "about") {
+	return ids, texts
+}
+
+// indexTriples lists the relations to retrieve and their texts.
+func (x *Index) indexTriples(structuralNames bool) (ids, texts []string) {
+	for _, r := range x.Mem.Graph.Relations() {
+		if structuralNames && (r.Predicate == "contains" || r.Predicate == "about") {
 			continue
 		}
 		x.relAt[r.ID] = len(x.rels)
 		x.rels = append(x.rels, r)
-		tids = append(tids, r.ID)
-		ttext = append(ttext, x.tripleText(r))
+		ids = append(ids, r.ID)
+		texts = append(texts, x.tripleText(r))
 	}
-	x.hints = make([]string, len(m.Passages))
-	x.lines = make([]string, len(m.Passages))
-	x.lineUnits = make([]int, len(m.Passages))
+	return ids, texts
+}
+
+// renderPassages precomputes every passage's time hint, line and size.
+func (x *Index) renderPassages() {
+	n := len(x.Mem.Passages)
+	x.hints, x.lines, x.lineUnits = make([]string, n), make([]string, n), make([]int, n)
 	msg := &session.Message{Role: session.RoleUser}
-	for i, p := range m.Passages {
+	for i, p := range x.Mem.Passages {
 		x.hints[i] = x.timeHint(p.ID)
 		x.lines[i] = x.renderPassage(i)
 		b := session.Block{Type: session.BlockText, Text: "- " + x.lines[i] + "\n"}
-		x.lineUnits[i] = c.Units(msg, &b)
+		x.lineUnits[i] = x.counter.Units(msg, &b)
 	}
-	if m.Experience != nil {
-		x.items = m.Experience.Items()
+}
+
+// indexItems links experience items to the entities of their sources
+// (the reference's "about" edges) and returns their texts.
+func (x *Index) indexItems() (ids, texts []string) {
+	if x.Mem.Experience != nil {
+		x.items = x.Mem.Experience.Items()
 	}
 	for i, it := range x.items {
-		eids = append(eids, it.ID)
-		etext = append(etext, it.Content)
+		ids = append(ids, it.ID)
+		texts = append(texts, it.Content)
 		seen := map[string]bool{}
 		for _, s := range it.Sources {
-			for _, e := range m.Graph.Contains(s) {
+			for _, e := range x.Mem.Graph.Contains(s) {
 				if !seen[e] {
 					seen[e] = true
 					x.about[e] = append(x.about[e], i)
@@ -128,17 +166,7 @@ func New(ctx context.Context, m *memory.Memory, emb embed.Provider, opt Options)
 			}
 		}
 	}
-	var err error
-	if x.passages, err = newLayer(ctx, emb, lex, pids, ptext); err != nil {
-		return nil, fmt.Errorf("passages: %w", err)
-	}
-	if x.triples, err = newLayer(ctx, emb, lex, tids, ttext); err != nil {
-		return nil, fmt.Errorf("triples: %w", err)
-	}
-	if x.exps, err = newLayer(ctx, emb, lex, eids, etext); err != nil {
-		return nil, fmt.Errorf("experiences: %w", err)
-	}
-	return x, nil
+	return ids, texts
 }
 
 func newLayer(ctx context.Context, emb embed.Provider, lex memory.IndexFunc, ids, texts []string) (layer, error) {

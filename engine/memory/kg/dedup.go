@@ -4,8 +4,10 @@ import "strings"
 
 // Dedup removes relations that repeat an earlier one's subject, predicate
 // and object (and time, when withTime), ignoring the condition, as the
-// reference's dedup_relations_ignore_condition does; the first one stays,
-// taking over the later ones' passages. It returns how many it removed.
+// reference's dedup_relations_ignore_condition does: the first one stays
+// with its own provenance, and the later ones' passages are not merged
+// into it (a fact said in fifty turns must not make one triple stand for
+// all fifty). It returns how many it removed.
 func (g *Graph) Dedup(withTime bool) int {
 	seen := map[string]*Relation{}
 	removed := map[string]bool{}
@@ -15,15 +17,9 @@ func (g *Graph) Dedup(withTime bool) int {
 		if withTime {
 			key += "\x00" + r.TimeString()
 		}
-		first, dup := seen[key]
-		if !dup {
+		if _, dup := seen[key]; !dup {
 			seen[key] = r
 			continue
-		}
-		for _, p := range r.Passages {
-			if !hasID(first.Passages, p) {
-				first.Passages = append(first.Passages, p)
-			}
 		}
 		removed[id] = true
 	}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a make target needs, idempotently: Debian packages, the
-# Wails CLI at a pinned version, and the frontend's npm packages. Fast when
+# Wails CLI at a pinned version, the frontend's npm packages and (for tests
+# and benchmarks) the offline word vectors of the memory engine. Fast when
 # everything is already there. Usage: scripts/setup.sh build|test|bench
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,11 +59,13 @@ case "${1:-build}" in
     apt_install "${build_pkgs[@]}" "${test_pkgs[@]}"
     wails_cli
     npm_packages
+    scripts/fetch-embeddings.sh >&2
     ;;
   bench)
     apt_install "${build_pkgs[@]}" "${bench_pkgs[@]}"
     wails_cli
     npm_packages
+    scripts/fetch-embeddings.sh >&2
     ;;
   *)
     echo "usage: $0 build|test|bench" >&2

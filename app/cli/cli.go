@@ -42,6 +42,7 @@ var commands = []command{
 	graphCommand,
 	importCommand,
 	inspectCommand,
+	memoryCommand,
 	reindexCommand,
 	replayCommand,
 	searchCommand,

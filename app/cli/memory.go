@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/cluster"
+	"ctxscope/engine/memory/embed"
+	"ctxscope/engine/memory/extract"
+	"ctxscope/engine/memory/locomo"
+	"ctxscope/engine/memory/store"
+)
+
+var memoryCommand = command{
+	name: "memory",
+	args: "build|import-kg|query|eval [ARGS] (run 'ctxscope memory SUBCOMMAND -h')",
+	// build --locomo FILE [--sample N] [--extractor offline|llm] | build SESSION...
+	// import-kg KG.json CLUSTERS.json [--locomo FILE --sample N]
+	// query "QUESTION" [--sample N | --memory ID] [--json] [--budget N]
+	// eval --locomo FILE [--source built|imported] [--json] [--answer]
+	summary: "tri-layer memory (MemWeaver): build, import, query, evaluate on LoCoMo",
+	run:     runMemory,
+}
+
+var memorySubcommands = map[string]func(env *Env, args []string) error{
+	"build":     runMemoryBuild,
+	"import-kg": runMemoryImport,
+	"query":     runMemoryQuery,
+	"eval":      runMemoryEval,
+}
+
+func runMemory(env *Env, args []string) error {
+	if len(args) == 0 {
+		return usageError("need a subcommand: build, import-kg, query or eval")
+	}
+	run, ok := memorySubcommands[args[0]]
+	if !ok {
+		return usageError("unknown subcommand %q", args[0])
+	}
+	return run(env, args[1:])
+}
+
+// memoryStore is where built and imported memories live: the workspace's
+// memory/ directory.
+func memoryStore(env *Env) (store.Dir, error) {
+	ws := env.Workspace
+	if ws == "" {
+		dir := os.Getenv("XDG_DATA_HOME")
+		if dir == "" {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return "", fmt.Errorf("no workspace: %w", err)
+			}
+			dir = filepath.Join(home, ".local", "share")
+		}
+		ws = filepath.Join(dir, "ctxscope")
+	}
+	return store.Dir(filepath.Join(ws, "memory")), nil
+}
+
+// embedFlags are the flags that choose the embedding provider.
+type embedFlags struct {
+	url, model string
+}
+
+// provider returns the offline GloVe SIF embedder, or an OpenAI-compatible
+// client when a URL is given (key from CTXSCOPE_EMBED_KEY or
+// OPENAI_API_KEY; never stored).
+func (f embedFlags) provider() (embed.Provider, error) {
+	if f.url != "" {
+		key := os.Getenv("CTXSCOPE_EMBED_KEY")
+		if key == "" {
+			key = os.Getenv("OPENAI_API_KEY")
+		}
+		return &embed.Client{BaseURL: f.url, Model: f.model, Key: key}, nil
+	}
+	p, err := embed.DefaultPath()
+	if err != nil {
+		return nil, err
+	}
+	return embed.LoadSIF(p)
+}
+
+// offlineBuilder is the default, model-free builder.
+func offlineBuilder(emb embed.Provider, compat bool) *memory.Builder {
+	cfg := cluster.PaperConfig()
+	if compat {
+		cfg = cluster.CodeConfig()
+	}
+	return &memory.Builder{Extractor: extract.Offline{}, Embedder: emb, Writer: cluster.Offline{}, Config: cfg, Merge: !compat}
+}
+
+// sampleIndexes parses --sample: "" or "all" for every conversation.
+func sampleIndexes(s string, n int) ([]int, error) {
+	if s == "" || s == "all" {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		var i int
+		if _, err := fmt.Sscan(part, &i); err != nil || i < 0 || i >= n {
+			return nil, usageError("--sample %q: want indexes 0..%d", s, n-1)
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// readLoCoMo reads the benchmark file.
+func readLoCoMo(path string) ([]*locomo.Conversation, error) {
+	if path == "" {
+		return nil, usageError("need --locomo FILE")
+	}
+	return locomo.ReadFile(path)
+}

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/memory"
+)
+
+func runMemoryBuild(env *Env, args []string) error {
+	fs := newFlags("memory build", env.Stderr)
+	path := fs.String("locomo", "", "LoCoMo file (locomo10.json)")
+	sample := fs.String("sample", "all", "conversation indexes, comma-separated, or all")
+	extractor := fs.String("extractor", "offline", "offline or llm")
+	compat := fs.Bool("compat", false, "the released code's parameters (buffer 5, noise as a group, no merges)")
+	var ef embedFlags
+	fs.StringVar(&ef.url, "embed-url", "", "OpenAI-compatible embeddings base URL (default: offline GloVe)")
+	fs.StringVar(&ef.model, "embed-model", "all-minilm", "embedding model for --embed-url")
+	var lf llmFlags
+	lf.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	sources, err := buildSources(*path, *sample, pos)
+	if err != nil {
+		return err
+	}
+	emb, err := ef.provider()
+	if err != nil {
+		return err
+	}
+	b := offlineBuilder(emb, *compat)
+	switch *extractor {
+	case "offline":
+	case "llm":
+		if err := lf.configure(b, env); err != nil {
+			return err
+		}
+	default:
+		return usageError("--extractor %q: want offline or llm", *extractor)
+	}
+	st, err := memoryStore(env)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "memory\tpassages\tentities\ttriples\tclusters\titems\tmerges\tbuild ms\t")
+	for _, src := range sources {
+		start := time.Now()
+		m, err := b.Build(context.Background(), src.id, src.passages)
+		if err != nil {
+			return fmt.Errorf("%s: %w", src.id, err)
+		}
+		took := time.Since(start)
+		if err := st.Save(m); err != nil {
+			return err
+		}
+		s := m.Stats()
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", m.ID, s.Passages, s.Entities, s.Relations, s.Clusters, s.Experiences, s.Merges, took.Milliseconds())
+	}
+	tw.Flush()
+	size, _ := st.Size()
+	fmt.Fprintf(env.Stdout, "stored in %s (%.2f MB in all)\n", st, float64(size)/1e6)
+	return nil
+}
+
+// buildSource is one conversation to build a memory of.
+type buildSource struct {
+	id       string
+	passages []memory.Passage
+}
+
+// buildSources reads the LoCoMo conversations chosen by --sample, or the
+// agent session files given as arguments (any format engine/ingest reads).
+func buildSources(locomoPath, sample string, files []string) ([]buildSource, error) {
+	var out []buildSource
+	if locomoPath != "" {
+		convs, err := readLoCoMo(locomoPath)
+		if err != nil {
+			return nil, err
+		}
+		idx, err := sampleIndexes(sample, len(convs))
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range idx {
+			out = append(out, buildSource{convs[i].ID, convs[i].Passages()})
+		}
+	}
+	for _, f := range files {
+		s, err := ingest.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		id := s.ID
+		if id == "" || strings.ContainsAny(id, `/\`) {
+			id = strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		}
+		out = append(out, buildSource{"session-" + id, memory.SessionPassages(s)})
+	}
+	if len(out) == 0 {
+		return nil, usageError("need --locomo FILE or SESSION files")
+	}
+	return out, nil
+}

@@ -1,0 +1,141 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/locomo"
+	"ctxscope/engine/memory/retrieve"
+	"ctxscope/engine/tokens"
+)
+
+// Answerer answers a question from an assembled context.
+type Answerer interface {
+	Answer(ctx context.Context, context_, question string, category int, adversarial string) (string, error)
+}
+
+// NotMentioned is the reference answer of adversarial questions.
+const NotMentioned = "Not mentioned in the conversation"
+
+// Retrieval scores the retrieval of every question of conv in categories
+// cats (all when empty) against index x and, when ans is not nil, the
+// answers it gives from each context.
+func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index, cfg retrieve.Config, cats []int, ans Answerer) ([]Question, error) {
+	var out []Question
+	for i, qa := range conv.QA {
+		if !wanted(qa.Category, cats) {
+			continue
+		}
+		q := Question{Sample: conv.ID, Index: i, Category: qa.Category, Question: qa.Question, Evidence: qa.Evidence}
+		start, cpu := time.Now(), CPUTime()
+		res, err := x.Retrieve(ctx, qa.Question, cfg)
+		q.Latency, q.CPU = time.Since(start), CPUTime()-cpu
+		if err != nil {
+			return nil, err
+		}
+		q.Tokens = res.Tokens
+		q.Score(res.Turns)
+		var shown []string
+		for _, it := range res.Items {
+			if it.Kind == "passage" {
+				shown = append(shown, it.ID)
+			}
+		}
+		q.ScorePassages(shown)
+		if ans != nil {
+			if err := answer(ctx, ans, &q, res.Context, qa); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// answer asks ans and scores the answer three ways.
+func answer(ctx context.Context, ans Answerer, q *Question, context_ string, qa locomo.Question) error {
+	a, err := ans.Answer(ctx, context_, qa.Question, qa.Category, qa.Adversarial)
+	if err != nil {
+		return fmt.Errorf("answer %s #%d: %w", q.Sample, q.Index, err)
+	}
+	q.Answer, q.Reference = a, qa.Answer
+	if qa.Category == locomo.Adversarial {
+		q.Reference = NotMentioned
+	}
+	q.F1, q.BLEU1 = F1(a, q.Reference), BLEU1(a, q.Reference)
+	q.OfficialF1 = OfficialF1(a, q.Reference, qa.Category)
+	return nil
+}
+
+func wanted(c int, cats []int) bool {
+	if len(cats) == 0 {
+		return true
+	}
+	for _, x := range cats {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Baseline is plain BM25 over a conversation's turns, each indexed with
+// its session date and speaker: the top K turns, or (when Budget > 0) as
+// many top turns as fit in Budget tokens rendered like context passages.
+type Baseline struct {
+	K      int
+	Budget int
+}
+
+// BM25 scores the baseline on conv with lexical index function lex.
+func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []int) ([]Question, error) {
+	ps := conv.Passages()
+	docs := make([]memory.Doc, len(ps))
+	line := map[string]string{}
+	for i, p := range ps {
+		docs[i] = memory.Doc{ID: p.ID, Text: p.Stamp + " " + p.Speaker + ": " + p.Text}
+		line[p.ID] = "- [" + p.Stamp + " | " + p.Speaker + "] " + p.Text + "\n"
+	}
+	idx, err := lex(docs)
+	if err != nil {
+		return nil, err
+	}
+	var out []Question
+	for i, qa := range conv.QA {
+		if !wanted(qa.Category, cats) {
+			continue
+		}
+		q := Question{Sample: conv.ID, Index: i, Category: qa.Category, Question: qa.Question, Evidence: qa.Evidence}
+		start, cpu := time.Now(), CPUTime()
+		k := b.K
+		if b.Budget > 0 {
+			k = len(ps)
+		}
+		hits, err := idx.Search(qa.Question, k)
+		q.Latency, q.CPU = time.Since(start), CPUTime()-cpu
+		if err != nil {
+			return nil, err
+		}
+		var ids []string
+		ctx := ""
+		for _, h := range hits {
+			if b.Budget > 0 {
+				next := ctx + line[h.ID]
+				if retrieve.CountTokens(tokens.Estimator{}, next) > b.Budget {
+					break
+				}
+				ctx = next
+			}
+			ids = append(ids, h.ID)
+		}
+		if b.Budget > 0 {
+			q.Tokens = retrieve.CountTokens(tokens.Estimator{}, ctx)
+		}
+		q.Score(ids)
+		q.ScorePassages(ids)
+		out = append(out, q)
+	}
+	return out, nil
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"ctxscope/engine/ingest"
 	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 )
@@ -38,13 +39,40 @@ func OpenWorkspace(dir string) (w *Workspace, rebuilt bool, err error) {
 	return &Workspace{Store: st, Index: idx}, rebuilt, nil
 }
 
-// Import imports each path, then indexes what changed. A file that fails
-// is reported in errs (its error names the file) and does not stop the
-// others; results holds the files that imported.
+// SkippedError reports a file found by expanding a directory or glob that
+// is not a session file (a README, say). It is not a failure.
+type SkippedError struct {
+	Path string
+	Err  error
+}
+
+func (e *SkippedError) Error() string { return fmt.Sprintf("skipped %s: %v", e.Path, e.Err) }
+func (e *SkippedError) Unwrap() error { return e.Err }
+
+// Import imports each path (a file, or a directory or glob of files),
+// then indexes what changed. A file that fails is reported in errs (its
+// error names the file) and does not stop the others; results holds the
+// files that imported. Files met inside a directory or glob that no
+// importer recognises come back as *SkippedError; a file named directly
+// that is not a session is an error.
 func (w *Workspace) Import(ctx context.Context, paths []string) (results []*store.ImportResult, errs []error) {
+	var files []string
+	named := map[string]bool{}
 	for _, p := range paths {
+		named[filepath.Clean(p)] = true
+		expanded, err := ingest.Expand([]string{p})
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		files = append(files, expanded...)
+	}
+	for _, p := range files {
 		res, err := w.Store.ImportFile(ctx, p, nil)
 		if err != nil {
+			if errors.Is(err, ingest.ErrUnknownFormat) && !named[filepath.Clean(p)] {
+				err = &SkippedError{Path: p, Err: ingest.ErrUnknownFormat}
+			}
 			errs = append(errs, err)
 			continue
 		}

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 
 	"ctxscope/engine/store"
+	"ctxscope/search"
 )
 
 var importCommand = command{
@@ -31,8 +33,13 @@ func runImport(env *Env, args []string) error {
 	}
 	defer w.Close()
 	results, errs := w.Import(context.Background(), paths)
+	failed := 0
 	for _, err := range errs {
 		fmt.Fprintf(env.Stderr, "ctxscope import: %v\n", err)
+		var skipped *search.SkippedError
+		if !errors.As(err, &skipped) {
+			failed++
+		}
 	}
 	if results == nil {
 		results = []*store.ImportResult{}
@@ -44,8 +51,8 @@ func runImport(env *Env, args []string) error {
 	} else {
 		printImports(env, results)
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%d of %d files failed to import", len(paths)-len(results), len(paths))
+	if failed > 0 {
+		return fmt.Errorf("%d file(s) failed to import", failed)
 	}
 	return nil
 }

@@ -18,11 +18,7 @@ type Decoder func(r io.Reader, name string) ([]*session.Session, error)
 // DecodeFile is the default [Decoder]: content-sniffing import through
 // engine/ingest. It is the one place the workspace calls the importers.
 func DecodeFile(r io.Reader, name string) ([]*session.Session, error) {
-	s, err := ingest.Read(r, name)
-	if err != nil {
-		return nil, err
-	}
-	return []*session.Session{s}, nil
+	return ingest.ReadAll(r, name)
 }
 
 // completePrefix returns the part of a JSON Lines file that a live import

@@ -11,9 +11,11 @@ VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo d
 .PHONY: run build test bench setup-build setup-test setup-bench \
         test-go test-frontend test-e2e test-desktop check-bindings clean
 
-## run: build the app and open it on the bundled demo session
+## run: build the app and open it on the demo workspace (build/demo-workspace,
+## seeded with the bundled demo session on first use)
+DEMO_WORKSPACE ?= build/demo-workspace
 run: build
-	$(BIN) $(RUN_ARGS)
+	$(BIN) --workspace $(DEMO_WORKSPACE) $(RUN_ARGS)
 
 ## build: the desktop binary at build/bin/ctxscope (also runs headless)
 build: setup-build

@@ -26,7 +26,10 @@ var icon []byte
 // the first session shown.
 func runDesktop(env *cli.Env, file string) error {
 	ensureLanguage()
-	a := app.New(app.Options{Initial: file, Log: env.Stdout})
+	a, err := app.New(app.Options{Workspace: env.Workspace, Initial: file, Log: env.Stdout})
+	if err != nil {
+		return err
+	}
 	host := &desktop{}
 	a.SetPlatform(host)
 	return wails.Run(&options.App{

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"ctxscope/search"
 )
 
 // Platform is what the host offers the app.
@@ -31,30 +33,51 @@ type Platform interface {
 
 // Options configure an [App].
 type Options struct {
-	// Initial is a session file to open at start.
+	// Workspace is the workspace directory; "" means the default location
+	// (store.DefaultDir).
+	Workspace string
+	// Initial is a session file to import and open at start.
 	Initial string
 	// Log receives one line per notable event; nil means os.Stderr.
 	Log io.Writer
 }
 
-// App owns the bound services.
+// App owns the workspace and the bound services.
 type App struct {
 	platform Platform
 	log      io.Writer
+	ws       *search.Workspace
 	sessions *Sessions
 	ui       *UI
 }
 
-// New returns an app with no platform yet; call SetPlatform before use.
-func New(opts Options) *App {
+// New opens the workspace and returns an app with no platform yet; call
+// SetPlatform before use, and Close when done. A workspace that has never
+// held a session is given the bundled demo session, once.
+func New(opts Options) (*App, error) {
 	a := &App{log: opts.Log, platform: noPlatform{}}
 	if a.log == nil {
 		a.log = os.Stderr
 	}
+	ws, rebuilt, err := search.OpenWorkspace(opts.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("open the workspace: %w", err)
+	}
+	if rebuilt {
+		a.logf("search index rebuilt for a new mapping")
+	}
+	a.ws = ws
 	a.sessions = newSessions(a, opts.Initial)
 	a.ui = &UI{app: a}
-	return a
+	if err := a.sessions.seedDemo(context.Background()); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	return a, nil
 }
+
+// Close closes the workspace.
+func (a *App) Close() error { return a.ws.Close() }
 
 // SetPlatform sets the host's platform.
 func (a *App) SetPlatform(p Platform) { a.platform = p }
@@ -63,7 +86,11 @@ func (a *App) SetPlatform(p Platform) { a.platform = p }
 func (a *App) Startup(ctx context.Context) {}
 
 // Shutdown is called by the host when the window closes.
-func (a *App) Shutdown(ctx context.Context) {}
+func (a *App) Shutdown(ctx context.Context) {
+	if err := a.Close(); err != nil {
+		a.logf("close the workspace: %v", err)
+	}
+}
 
 // Bindings returns the services the frontend may call. Every exported
 // method of each is callable; nothing else is.

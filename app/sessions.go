@@ -2,51 +2,61 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"ctxscope/app/demo"
-	"ctxscope/engine/ingest"
 	"ctxscope/engine/report"
 	"ctxscope/engine/session"
+	"ctxscope/engine/store"
 	"ctxscope/engine/tokens"
+	"ctxscope/search"
 )
 
-// Sessions is the bound service for opening sessions and reading their
-// timelines. Sessions stay in memory for the life of the process.
+// Sessions is the bound service for the workspace's sessions: listing,
+// importing, opening and deleting them, and reading their timelines. A
+// session is named by its workspace key. Opened sessions are kept in
+// memory with their derived data, and dropped when the stored session
+// changes.
 type Sessions struct {
 	app     *App
 	initial string
 
-	mu     sync.Mutex
-	open   map[string]*openSession
-	order  []string
-	demoID string
+	mu   sync.Mutex
+	open map[string]*openSession
 }
 
-// openSession is a session held in memory with its derived data.
+// openSession is a stored session loaded in memory with its derived data.
 type openSession struct {
 	info     SessionInfo
+	revision int
 	s        *session.Session
 	requests []*session.Request // of the main thread
 	mu       sync.Mutex
 	ledgers  map[string]*tokens.Ledger
 }
 
-// SessionInfo describes an open session.
+// SessionInfo describes a workspace session.
 type SessionInfo struct {
-	ID          string         `json:"id"`
+	Key         string         `json:"key"`
+	ID          string         `json:"id"` // the source's own session id
 	Title       string         `json:"title"`
 	Format      session.Format `json:"format"`
 	Agent       string         `json:"agent"`
 	Source      string         `json:"source"`
+	Bytes       int64          `json:"bytes"`
 	Started     time.Time      `json:"started"`
+	Updated     time.Time      `json:"updated"`
 	Threads     int            `json:"threads"`
+	Entries     int            `json:"entries"`
 	Messages    int            `json:"messages"`
 	ToolCalls   int            `json:"toolCalls"`
 	Requests    int            `json:"requests"`
@@ -54,7 +64,7 @@ type SessionInfo struct {
 	Errors      int            `json:"errors"`
 	Warnings    int            `json:"warnings"`
 	// Diagnostics lists what the importer reported, as "file:line: ..."
-	// strings, at most 200.
+	// strings, at most 200. Only Open fills it.
 	Diagnostics []string `json:"diagnostics"`
 	Demo        bool     `json:"demo"`
 }
@@ -63,28 +73,89 @@ func newSessions(a *App, initial string) *Sessions {
 	return &Sessions{app: a, initial: initial, open: map[string]*openSession{}}
 }
 
-// List returns the open sessions, most recently opened first.
-func (s *Sessions) List() []SessionInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]SessionInfo, 0, len(s.order))
-	for i := len(s.order) - 1; i >= 0; i-- {
-		out = append(out, s.open[s.order[i]].info)
+// demoSetting records that the workspace was given the demo session.
+const demoSetting = "demo.seeded"
+
+// seedDemo imports the bundled demo session into a workspace that has
+// never had it. The file is written under the workspace so that it can be
+// re-imported like any other.
+func (s *Sessions) seedDemo(ctx context.Context) error {
+	var seeded bool
+	if _, err := s.app.ws.Store.Setting(ctx, demoSetting, &seeded); err != nil || seeded {
+		return err
 	}
-	return out
+	path, err := s.demoPath()
+	if err != nil {
+		return err
+	}
+	if _, errs := s.app.ws.Import(ctx, []string{path}); len(errs) > 0 {
+		return fmt.Errorf("import the demo session: %w", errors.Join(errs...))
+	}
+	return s.app.ws.Store.PutSetting(ctx, demoSetting, true)
+}
+
+// demoPath writes the demo session into the workspace if needed and
+// returns its path.
+func (s *Sessions) demoPath() (string, error) {
+	path := filepath.Join(s.app.ws.Store.Dir(), "demo", demo.Name)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, demo.Session) {
+		return path, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	return path, os.WriteFile(path, demo.Session, 0o644)
+}
+
+// List returns the workspace's sessions, most recently started first.
+func (s *Sessions) List() ([]SessionInfo, error) {
+	rows, err := s.app.ws.Sessions(context.Background(), 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionInfo, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, s.summary(r))
+	}
+	return out, nil
+}
+
+// summary turns a store row into a SessionInfo, adding what only an
+// opened session knows when it is open.
+func (s *Sessions) summary(r store.SessionInfo) SessionInfo {
+	s.mu.Lock()
+	o := s.open[r.Key]
+	s.mu.Unlock()
+	if o != nil && o.revision == r.Revision {
+		info := o.info
+		info.Diagnostics = nil
+		return info
+	}
+	return SessionInfo{Key: r.Key, ID: r.ID, Title: r.Title, Format: session.Format(r.Format), Agent: r.Agent, Source: r.Source,
+		Bytes: r.Bytes, Started: r.Started, Updated: r.Updated, Threads: r.Threads, Entries: r.Entries, Messages: r.Messages,
+		Demo: s.isDemo(r.Source)}
+}
+
+func (s *Sessions) isDemo(source string) bool {
+	return filepath.Base(source) == demo.Name && filepath.Base(filepath.Dir(source)) == "demo"
 }
 
 // Initial opens the session to show first: the file named on the command
-// line, or else the bundled demo session.
+// line, else the most recently started session of the workspace. It
+// returns an empty SessionInfo for an empty workspace.
 func (s *Sessions) Initial() (SessionInfo, error) {
 	if s.initial != "" {
 		return s.OpenPath(s.initial)
 	}
-	return s.OpenDemo()
+	rows, err := s.app.ws.Sessions(context.Background(), 0, 1)
+	if err != nil || len(rows) == 0 {
+		return SessionInfo{}, err
+	}
+	return s.Open(rows[0].Key)
 }
 
-// OpenPath imports the session file at path. Opening the same path again
-// re-reads it.
+// OpenPath imports the session file at path into the workspace and opens
+// its (first) session. Importing an unchanged file again does nothing.
 func (s *Sessions) OpenPath(path string) (SessionInfo, error) {
 	if path == "" {
 		return SessionInfo{}, fmt.Errorf("no file given")
@@ -93,15 +164,41 @@ func (s *Sessions) OpenPath(path string) (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	sess, err := ingest.ReadFile(abs)
+	keys, err := s.Import([]string{abs})
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return s.add(idFor("path:"+abs), sess, false), nil
+	if len(keys) == 0 {
+		return SessionInfo{}, fmt.Errorf("%s holds no session", path)
+	}
+	return s.Open(keys[0])
 }
 
-// OpenDialog asks the user for a file with the desktop file dialog and
-// opens it. It returns an empty SessionInfo when the user cancels.
+// Import imports files, directories or globs into the workspace and
+// returns the keys of the sessions they hold. Files that fail are named
+// in the error; the others are imported.
+func (s *Sessions) Import(paths []string) ([]string, error) {
+	results, errs := s.app.ws.Import(context.Background(), paths)
+	var keys []string
+	for _, r := range results {
+		for _, c := range r.Sessions {
+			keys = append(keys, c.Key)
+		}
+	}
+	var failed []error
+	for _, err := range errs {
+		var skipped *search.SkippedError
+		if !errors.As(err, &skipped) {
+			failed = append(failed, err)
+		}
+	}
+	s.app.logf("imported %d session(s) from %d path(s)", len(keys), len(paths))
+	return keys, errors.Join(failed...)
+}
+
+// OpenDialog asks the user for a file with the desktop file dialog, then
+// imports and opens it. It returns an empty SessionInfo when the user
+// cancels.
 func (s *Sessions) OpenDialog() (SessionInfo, error) {
 	path, err := s.app.platform.OpenFileDialog("Open an agent session")
 	if err != nil || path == "" {
@@ -110,73 +207,113 @@ func (s *Sessions) OpenDialog() (SessionInfo, error) {
 	return s.OpenPath(path)
 }
 
-// OpenDemo opens the bundled demo session.
+// OpenDemo opens the bundled demo session, importing it again if it was
+// deleted.
 func (s *Sessions) OpenDemo() (SessionInfo, error) {
-	sess, err := ingest.Read(bytes.NewReader(demo.Session), demo.Name)
-	if err != nil {
-		return SessionInfo{}, fmt.Errorf("demo session: %w", err)
-	}
-	return s.add(idFor("demo"), sess, true), nil
-}
-
-// Import reads a session from r, for hosts that receive file content
-// (serve mode's upload). It is not bound: the frontend never sends session
-// content through a service method.
-func (s *Sessions) Import(r io.Reader, name string) (SessionInfo, error) {
-	h := sha256.New()
-	sess, err := ingest.Read(io.TeeReader(r, h), name)
+	path, err := s.demoPath()
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return s.add("u"+hex.EncodeToString(h.Sum(nil))[:15], sess, false), nil
+	return s.OpenPath(path)
 }
 
-// add registers a session under id, replacing an earlier one.
-func (s *Sessions) add(id string, sess *session.Session, isDemo bool) SessionInfo {
-	o := &openSession{s: sess, ledgers: map[string]*tokens.Ledger{}}
+// Upload stores content received from a browser under the workspace's
+// uploads directory, imports it and opens its first session. It is not
+// bound: the frontend never sends session content through a service
+// method; serve mode's upload endpoint calls it.
+func (s *Sessions) Upload(r io.Reader, name string) (SessionInfo, error) {
+	dir := filepath.Join(s.app.ws.Store.Dir(), "uploads")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return SessionInfo{}, err
+	}
+	tmp, err := os.CreateTemp(dir, ".upload-*")
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	h := sha256.New()
+	_, err = io.Copy(io.MultiWriter(tmp, h), r)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return SessionInfo{}, err
+	}
+	base := filepath.Base(filepath.Clean("/" + name))
+	if base == "/" || base == "." {
+		base = "upload"
+	}
+	path := filepath.Join(dir, hex.EncodeToString(h.Sum(nil))[:12]+"-"+base)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return SessionInfo{}, err
+	}
+	return s.OpenPath(path)
+}
+
+// Delete removes a session from the workspace.
+func (s *Sessions) Delete(key string) error {
+	s.mu.Lock()
+	delete(s.open, key)
+	s.mu.Unlock()
+	return s.app.ws.DeleteSession(context.Background(), key)
+}
+
+// Open loads a stored session and returns its description, diagnostics
+// included.
+func (s *Sessions) Open(key string) (SessionInfo, error) {
+	o, err := s.get(key)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return o.info, nil
+}
+
+// get returns the opened session for key, loading it when it is not in
+// memory or the stored session has changed since.
+func (s *Sessions) get(key string) (*openSession, error) {
+	row, err := s.app.ws.Store.Session(context.Background(), key)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("%w: %q", ErrNotFound, key)
+		}
+		return nil, err
+	}
+	s.mu.Lock()
+	o := s.open[key]
+	s.mu.Unlock()
+	if o != nil && o.revision == row.Revision {
+		return o, nil
+	}
+	sess, err := s.app.ws.LoadSession(key)
+	if err != nil {
+		return nil, err
+	}
+	o = newOpenSession(s.summary(row), row.Revision, sess)
+	o.info.Demo = s.isDemo(row.Source)
+	s.mu.Lock()
+	s.open[key] = o
+	s.mu.Unlock()
+	return o, nil
+}
+
+func newOpenSession(info SessionInfo, revision int, sess *session.Session) *openSession {
+	o := &openSession{s: sess, revision: revision, ledgers: map[string]*tokens.Ledger{}}
 	if main := sess.Main(); main != nil {
 		o.requests = session.BuildRequests(main)
 	}
 	r := report.Build(sess)
-	o.info = SessionInfo{
-		ID: id, Title: sess.Title, Format: sess.Format, Agent: sess.Agent, Source: sess.Source,
-		Started: sess.Started, Threads: len(sess.Threads), Messages: r.Messages, ToolCalls: r.ToolCalls,
-		Requests: len(o.requests), Compactions: len(r.Compactions), Errors: r.Errors, Warnings: r.Warnings,
-		Diagnostics: []string{}, Demo: isDemo,
-	}
-	if o.info.Title == "" {
-		o.info.Title = filepath.Base(sess.Source)
-	}
+	info.ToolCalls, info.Requests, info.Compactions = r.ToolCalls, len(o.requests), len(r.Compactions)
+	info.Errors, info.Warnings = r.Errors, r.Warnings
+	info.Diagnostics = []string{}
 	for i, d := range sess.Diagnostics {
 		if i == 200 {
 			break
 		}
-		o.info.Diagnostics = append(o.info.Diagnostics, d.String())
+		info.Diagnostics = append(info.Diagnostics, d.String())
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.open[id]; ok {
-		for i, x := range s.order {
-			if x == id {
-				s.order = append(s.order[:i], s.order[i+1:]...)
-				break
-			}
-		}
-	}
-	s.open[id] = o
-	s.order = append(s.order, id)
-	s.app.logf("opened %s (%s, %d requests, %d diagnostics)", filepath.Base(sess.Source), sess.Format, len(o.requests), len(sess.Diagnostics))
-	return o.info
-}
-
-func (s *Sessions) get(id string) (*openSession, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o, ok := s.open[id]
-	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
-	}
-	return o, nil
+	o.info = info
+	return o
 }
 
 // ledger returns the session's cached ledger for a counter.
@@ -193,9 +330,4 @@ func (o *openSession) ledger(counter string) (*tokens.Ledger, error) {
 		o.ledgers[c.Name()] = l
 	}
 	return l, nil
-}
-
-func idFor(key string) string {
-	h := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(h[:8])
 }

@@ -12,10 +12,24 @@ import (
 
 const piDir = "../../shared/data/sessions/pi/"
 
-func newApp() *App { return New(Options{Log: io.Discard}) }
+// newApp opens an app on a new workspace in a temporary directory.
+func newApp(t *testing.T, opts Options) *App {
+	t.Helper()
+	if opts.Workspace == "" {
+		opts.Workspace = t.TempDir()
+	}
+	opts.Log = io.Discard
+	a, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
 
-func TestInitialOpensTheDemo(t *testing.T) {
-	a := newApp()
+func TestNewWorkspaceGetsTheDemoOnce(t *testing.T) {
+	dir := t.TempDir()
+	a := newApp(t, Options{Workspace: dir})
 	info, err := a.sessions.Initial()
 	if err != nil {
 		t.Fatal(err)
@@ -23,31 +37,46 @@ func TestInitialOpensTheDemo(t *testing.T) {
 	if !info.Demo || info.Requests != 32 || info.Errors != 0 || info.Format != "pi" {
 		t.Fatalf("demo: %+v", info)
 	}
-	v, err := a.sessions.Timeline(info.ID, "estimate")
+	v, err := a.sessions.Timeline(info.Key, "estimate")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(v.Points) != 32 || v.Points[31].Tokens != 13787 {
 		t.Fatalf("demo timeline: %d points, last %d tokens", len(v.Points), v.Points[len(v.Points)-1].Tokens)
 	}
+	// Deleted, it stays deleted: the workspace is seeded once.
+	if err := a.sessions.Delete(info.Key); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	b := newApp(t, Options{Workspace: dir})
+	if list, _ := b.sessions.List(); len(list) != 0 {
+		t.Fatalf("the demo came back: %+v", list)
+	}
+	if info, err := b.sessions.Initial(); err != nil || info.Key != "" {
+		t.Fatalf("empty workspace: %+v %v", info, err)
+	}
+	if info, err := b.sessions.OpenDemo(); err != nil || !info.Demo {
+		t.Fatalf("OpenDemo: %+v %v", info, err)
+	}
 }
 
 func TestInitialOpensTheCommandLineFile(t *testing.T) {
-	a := New(Options{Initial: piDir + "agent-sessions__pi-v3-small.jsonl", Log: io.Discard})
+	a := newApp(t, Options{Initial: piDir + "agent-sessions__pi-v3-small.jsonl"})
 	info, err := a.sessions.Initial()
-	if err != nil || info.Demo || info.Compactions != 2 {
+	if err != nil || info.Demo || info.Compactions != 2 || info.Key == "" {
 		t.Fatalf("%+v, %v", info, err)
 	}
 }
 
 func TestTimelineBreakdownsAddUp(t *testing.T) {
-	a := newApp()
+	a := newApp(t, Options{})
 	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, counter := range []string{"estimate", "o200k"} {
-		v, err := a.sessions.Timeline(info.ID, counter)
+		v, err := a.sessions.Timeline(info.Key, counter)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +92,6 @@ func TestTimelineBreakdownsAddUp(t *testing.T) {
 				t.Fatalf("%s request %d: breakdown %v sums to %v, tokens %d", counter, p.Request, p.Breakdown, sum, p.Tokens)
 			}
 		}
-		// The context shrinks across each compaction.
 		c := v.Compactions[0].NextRequest
 		if v.Points[c].Tokens >= v.Points[c-1].Tokens {
 			t.Fatalf("%s: no drop at the compaction: %d then %d", counter, v.Points[c-1].Tokens, v.Points[c].Tokens)
@@ -72,7 +100,7 @@ func TestTimelineBreakdownsAddUp(t *testing.T) {
 }
 
 func TestOpenPathErrors(t *testing.T) {
-	a := newApp()
+	a := newApp(t, Options{})
 	if _, err := a.sessions.OpenPath(""); err == nil {
 		t.Error("empty path accepted")
 	}
@@ -80,10 +108,10 @@ func TestOpenPathErrors(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 	if _, err := a.sessions.Timeline("nope", "estimate"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("unknown id: %v", err)
+		t.Errorf("unknown key: %v", err)
 	}
 	info, _ := a.sessions.OpenDemo()
-	if _, err := a.sessions.Timeline(info.ID, "gpt2"); err == nil {
+	if _, err := a.sessions.Timeline(info.Key, "gpt2"); err == nil {
 		t.Error("unknown counter accepted")
 	}
 	if _, err := a.sessions.OpenDialog(); !errors.Is(err, ErrNoDialog) {
@@ -91,30 +119,45 @@ func TestOpenPathErrors(t *testing.T) {
 	}
 }
 
-func TestImportAndListKeepsOrderAndReplaces(t *testing.T) {
-	a := newApp()
+func TestUploadIsStoredAndIdempotent(t *testing.T) {
+	a := newApp(t, Options{})
 	data, err := os.ReadFile(piDir + "agent-sessions__pi-v3-small.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := a.sessions.Import(bytes.NewReader(data), "small.jsonl")
+	up, err := a.sessions.Upload(bytes.NewReader(data), "../../etc/small.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	demo, _ := a.sessions.OpenDemo()
-	again, _ := a.sessions.Import(bytes.NewReader(data), "small.jsonl")
-	if again.ID != up.ID {
-		t.Fatalf("same content gave ids %s and %s", up.ID, again.ID)
+	again, err := a.sessions.Upload(bytes.NewReader(data), "small.jsonl")
+	if err != nil || again.Key != up.Key {
+		t.Fatalf("same content gave keys %s and %s (%v)", up.Key, again.Key, err)
 	}
-	list := a.sessions.List()
-	if len(list) != 2 || list[0].ID != up.ID || list[1].ID != demo.ID {
-		t.Fatalf("list %v", list)
+	if !strings.HasPrefix(up.Source, a.ws.Store.Dir()) || !strings.HasSuffix(up.Source, "-small.jsonl") {
+		t.Fatalf("upload stored at %s", up.Source)
+	}
+	list, err := a.sessions.List()
+	if err != nil || len(list) != 2 { // the demo and the upload
+		t.Fatalf("list %+v %v", list, err)
+	}
+}
+
+func TestImportDirectorySkipsNonSessions(t *testing.T) {
+	a := newApp(t, Options{})
+	keys, err := a.sessions.Import([]string{piDir})
+	if err != nil || len(keys) != 4 {
+		t.Fatalf("keys %v, err %v", keys, err)
 	}
 }
 
 func TestRenderedLogsOnlySafeWords(t *testing.T) {
 	var log bytes.Buffer
-	a := New(Options{Log: &log})
+	a, err := New(Options{Workspace: t.TempDir(), Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	log.Reset()
 	a.ui.Rendered("timeline\nctxscope: forged", 3)
 	if got := log.String(); got != "ctxscope: rendered view=timelinectxscopeforged requests=3\n" {
 		t.Fatalf("log %q", got)

@@ -30,11 +30,15 @@ func runServe(env *Env, args []string) error {
 	if len(pos) > 1 {
 		return usageError("at most one FILE")
 	}
-	opts := app.Options{Log: env.Stderr}
+	opts := app.Options{Workspace: env.Workspace, Log: env.Stderr}
 	if len(pos) == 1 {
 		opts.Initial = pos[0]
 	}
-	a := app.New(opts)
+	a, err := app.New(opts)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
 	srv, err := serve.New(a, env.Assets)
 	if err != nil {
 		return err

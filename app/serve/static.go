@@ -34,7 +34,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if name == "." || name == "/" {
 		name = "upload"
 	}
-	info, err := s.app.Sessions().Import(http.MaxBytesReader(w, r.Body, maxUpload), name)
+	info, err := s.app.Sessions().Upload(http.MaxBytesReader(w, r.Body, maxUpload), name)
 	w.Header().Set("Content-Type", "application/json")
 	if err != nil {
 		w.WriteHeader(http.StatusUnprocessableEntity)

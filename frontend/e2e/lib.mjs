@@ -1,7 +1,8 @@
 // Helpers shared by the end-to-end tests: start the real binary in serve
 // mode, drive Debian's Chromium with playwright-core, keep screenshots.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -26,9 +27,17 @@ export function waitForLine(stream, re, ms, what) {
   });
 }
 
-// startServe runs `ctxscope serve` and resolves with its URL and process.
+// newWorkspace returns a fresh workspace directory, so that tests never
+// touch the user's own.
+export function newWorkspace() {
+  return mkdtempSync(join(tmpdir(), 'ctxscope-ws-'));
+}
+
+// startServe runs `ctxscope serve` on a fresh workspace (unless args name
+// one) and resolves with its URL and process.
 export async function startServe(...args) {
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const ws = args.includes('--workspace') ? [] : ['--workspace', newWorkspace()];
+  const proc = spawn(bin, [...ws, 'serve', '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   const m = await waitForLine(proc.stdout, /serving at (http:\/\/\S+)/, 20_000, 'the serve URL').catch((e) => {

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { artifacts, bin, distinctColors, shared, waitForLine } from '../lib.mjs';
+import { artifacts, bin, distinctColors, newWorkspace, shared, waitForLine } from '../lib.mjs';
 
 test('the desktop window renders a real session', { timeout: 120_000 }, async () => {
   assert.ok(process.env.DISPLAY, 'run under xvfb-run (make test-desktop)');
   const session = join(shared, 'sessions/pi/pi-cwl__large-session.jsonl');
-  const proc = spawn(bin, [session], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(bin, ['--workspace', newWorkspace(), session], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   try {

@@ -8,13 +8,17 @@ export interface Environment {
 }
 
 export interface SessionInfo {
+  key: string;
   id: string;
   title: string;
   format: string;
   agent: string;
   source: string;
+  bytes: number;
   started: string;
+  updated: string;
   threads: number;
+  entries: number;
   messages: number;
   toolCalls: number;
   requests: number;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatTokens, peak, stack, step } from './timeline';
-import type { Point } from './types';
+import type { Point } from './types/sessions';
 
 const pt = (tokens: number, breakdown: number[]): Point => ({
   request: 0, line: 1, entryId: '', time: '', tokens, breakdown, messages: 1, reported: 0,

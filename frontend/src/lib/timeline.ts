@@ -1,6 +1,6 @@
 // Pure logic behind the token timeline: stacking, labels, formatting and
 // keyboard stepping. Kept free of the DOM so vitest covers it.
-import type { Point } from './types';
+import type { Point } from './types/sessions';
 
 export interface CategoryStyle {
   label: string;

@@ -1,11 +1,10 @@
 // Typed calls to the Go services. Arguments are ids, names and paths the
 // user typed: session content never travels from the frontend to Go.
-import { backend } from './backend';
-import type { Environment, SessionInfo, TimelineView } from './types';
+import { backend } from '../backend';
+import { call } from './call';
+import type { Environment, SessionInfo, TimelineView } from '../types/sessions';
 
-const call = <T>(service: string, method: string, ...args: unknown[]) => backend.call<T>(service, method, args);
-
-export const api = {
+export const sessionsApi = {
   environment: () => call<Environment>('UI', 'Environment'),
   rendered: (view: string, requests: number) => call<void>('UI', 'Rendered', view, requests),
   initial: () => call<SessionInfo>('Sessions', 'Initial'),

@@ -1,0 +1,22 @@
+// The app's views. The shell (App.svelte) shows one at a time, with a tab
+// per entry; the chosen view and session live in the URL fragment.
+import type { Component } from 'svelte';
+import DebuggerView from './DebuggerView.svelte';
+
+// ViewProps are what the shell gives every view.
+export interface ViewProps {
+  // sessionKey is the open workspace session, "" when none.
+  sessionKey: string;
+  // onopen makes key the open session (and shows the debugger).
+  onopen: (key: string) => void;
+  // onerror shows a message in the shell's error banner.
+  onerror: (message: string) => void;
+}
+
+export interface ViewDef {
+  id: string;
+  label: string;
+  component: Component<ViewProps>;
+}
+
+export const views: ViewDef[] = [{ id: 'debugger', label: 'Debugger', component: DebuggerView }];

@@ -23,29 +23,32 @@ func sessionJSON(t testing.TB, s *session.Session) []byte {
 	return b
 }
 
-// TestRoundTrip imports every shared session and checks that loading it
-// back gives the importer's own output.
+// TestRoundTrip imports every shared session and checks that loading each
+// session of a file back gives the importer's own output (a tau-bench file
+// holds 200 sessions, an OpenHands evaluation three).
 func TestRoundTrip(t *testing.T) {
 	s := openTemp(t)
 	for _, path := range sharedSessions(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			res := mustImport(t, s, path)
-			if res.Action != ActionImported || len(res.Sessions) != 1 {
-				t.Fatalf("import: got %+v", res)
-			}
-			want, err := ingest.ReadFile(path)
+			want, err := ingest.ReadFileAll(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := s.Load(res.Sessions[0].Key)
-			if err != nil {
-				t.Fatal(err)
+			if res.Action != ActionImported || len(res.Sessions) != len(want) {
+				t.Fatalf("import: %s with %d sessions, want imported with %d", res.Action, len(res.Sessions), len(want))
 			}
-			if g, w := sessionJSON(t, got), sessionJSON(t, want); !bytes.Equal(g, w) {
-				t.Fatalf("loaded session differs from the import:\n%s", firstDiff(g, w))
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("loaded session is not deeply equal to the import (JSON is)")
+			for i, w := range want {
+				got, err := s.Load(res.Sessions[i].Key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, wj := sessionJSON(t, got), sessionJSON(t, w); !bytes.Equal(g, wj) {
+					t.Fatalf("session %d (%s) differs from the import:\n%s", i, w.ID, firstDiff(g, wj))
+				}
+				if !reflect.DeepEqual(got, w) {
+					t.Errorf("session %d is not deeply equal to the import (JSON is)", i)
+				}
 			}
 		})
 	}

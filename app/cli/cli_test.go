@@ -93,10 +93,15 @@ func TestUsageAndErrors(t *testing.T) {
 		{"inspect a bad counter", []string{"inspect", piDir + "agent-sessions__pi-v3-small.jsonl", "--tokenizer", "gpt2"}, 2, "unknown counter"},
 		{"inspect an unknown format", []string{"inspect", "cli_test.go"}, 1, "unrecognized session format"},
 		{"bad flag", []string{"inspect", "--nope"}, 2, "flag provided but not defined"},
-		{"serve on a public address", []string{"serve", "--addr", "0.0.0.0:0"}, 1, "loopback only"},
+		{"serve on a public address", []string{"--workspace", "WS", "serve", "--addr", "0.0.0.0:0"}, 1, "loopback only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			for i, a := range tc.args {
+				if a == "WS" {
+					tc.args[i] = t.TempDir() // never the user's workspace
+				}
+			}
 			code, _, stderr := run(t, tc.args...)
 			if code != tc.code || !strings.Contains(stderr, tc.stderr) {
 				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, tc.code, tc.stderr)

@@ -30,6 +30,9 @@ func runServe(env *Env, args []string) error {
 	if len(pos) > 1 {
 		return usageError("at most one FILE")
 	}
+	if err := serve.CheckAddr(*addr); err != nil {
+		return err
+	}
 	opts := app.Options{Workspace: env.Workspace, Log: env.Stderr}
 	if len(pos) == 1 {
 		opts.Initial = pos[0]

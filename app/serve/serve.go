@@ -69,9 +69,8 @@ func New(a *app.App, assets fs.FS) (*Server, error) {
 // Token returns the per-launch token.
 func (s *Server) Token() string { return s.token }
 
-// Listen binds addr, which must be a loopback address ("127.0.0.1:0" picks
-// a free port). It refuses any other interface.
-func (s *Server) Listen(addr string) error {
+// CheckAddr reports whether addr is a loopback address serve may bind.
+func CheckAddr(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("address %q: %w", addr, err)
@@ -79,6 +78,16 @@ func (s *Server) Listen(addr string) error {
 	if !isLoopbackHost(host) {
 		return fmt.Errorf("address %q: serve binds loopback only (127.0.0.1, ::1 or localhost)", addr)
 	}
+	return nil
+}
+
+// Listen binds addr, which must be a loopback address ("127.0.0.1:0" picks
+// a free port). It refuses any other interface.
+func (s *Server) Listen(addr string) error {
+	if err := CheckAddr(addr); err != nil {
+		return err
+	}
+	host, _, _ := net.SplitHostPort(addr)
 	if host == "localhost" {
 		addr = net.JoinHostPort("127.0.0.1", addr[strings.LastIndex(addr, ":")+1:])
 	}

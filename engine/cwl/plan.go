@@ -59,7 +59,7 @@ type Plan struct {
 	bName  []string    // tool name of calls
 	bPath  []string    // path argument of calls ("" when none)
 
-	groupResults [][]int32 // result blocks of each id group, ascending
+	groupResults [][]int32   // result blocks of each id group, ascending
 	groupClass   []ToolClass // class of the call of each id group, as far as seen
 
 	// Segments are the declared episodes over the whole context.

@@ -1,0 +1,182 @@
+package debug
+
+import (
+	"math"
+	"testing"
+
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/session"
+)
+
+const claudeSession = "../../../shared/data/sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+
+func readSession(t *testing.T, path string) *session.Session {
+	t.Helper()
+	s, err := ingest.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestThreadsOfAClaudeCodeSession(t *testing.T) {
+	s := readSession(t, claudeSession)
+	th := Threads(s)
+	if len(th) != 6 || th[0].Kind != session.ThreadMain || th[0].Requests != 9 {
+		t.Fatalf("threads %+v", th)
+	}
+	for _, x := range th[1:] {
+		if x.Kind != session.ThreadSubagent || x.ParentIndex != 0 || x.Depth != 1 || x.Requests == 0 {
+			t.Errorf("subagent thread %+v", x)
+		}
+	}
+	if th[5].Requests != 53 {
+		t.Errorf("the biggest subagent thread has %d requests, want 53", th[5].Requests)
+	}
+}
+
+// subagent prepares the biggest subagent thread of the Claude Code session.
+func subagent(t *testing.T) (*Replay, Params) {
+	t.Helper()
+	p := Params{Thread: 5, Counter: "estimate", Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 8000}
+	r, err := New(readSession(t, claudeSession), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, p
+}
+
+func TestTimelineColumns(t *testing.T) {
+	r, p := subagent(t)
+	tl, err := r.Timeline(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := r.Requests()
+	if len(tl.After) != n || len(tl.Cats) != len(tl.Categories) || len(tl.Cats[0]) != n {
+		t.Fatalf("columns: %d after, %d cats of %d", len(tl.After), len(tl.Cats), len(tl.Cats[0]))
+	}
+	levels := map[int]int{}
+	for _, m := range tl.Evictions {
+		levels[m.Level]++
+		if m.Name == "" || m.Request < 0 || m.Request >= n {
+			t.Errorf("mark %+v", m)
+		}
+	}
+	if levels[3] == 0 || levels[4] == 0 {
+		t.Errorf("evictions by level %v, want levels 3 and 4 at τ=8000", levels)
+	}
+	if len(tl.Unreachable) == 0 || tl.Unreachable[0].Why == "" {
+		t.Errorf("want requests over budget with reasons, got %v", tl.Unreachable)
+	}
+	for k := range n {
+		var sum int32
+		for c := range tl.Cats {
+			sum += tl.Cats[c][k]
+		}
+		if math.Abs(float64(int(sum)-tl.After[k])) > float64(len(tl.Cats)) || tl.After[k] > tl.Before[k] {
+			t.Fatalf("request %d: categories %d, after %d, before %d", k, sum, tl.After[k], tl.Before[k])
+		}
+	}
+	p.Budget = 20000
+	wide, err := r.Timeline(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wide.Evictions) >= len(tl.Evictions) {
+		t.Errorf("a wider budget evicts %d times, a narrower one %d", len(wide.Evictions), len(tl.Evictions))
+	}
+}
+
+func TestContextAtAnEviction(t *testing.T) {
+	r, p := subagent(t)
+	tl, err := r.Timeline(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := -1
+	for _, m := range tl.Evictions {
+		if m.Level == 3 {
+			k = m.Request
+			break
+		}
+	}
+	if k < 0 {
+		t.Fatal("no level-3 eviction")
+	}
+	c, err := r.Context(p, k, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Tokens != tl.After[k] || c.Before != tl.Before[k] || len(c.Evictions) == 0 {
+		t.Fatalf("context %d: %d tokens (timeline %d), %d evictions", k, c.Tokens, tl.After[k], len(c.Evictions))
+	}
+	kept, strippedOutput := 0, 0
+	for _, it := range c.Items {
+		kept += it.Kept
+		for _, b := range it.Blocks {
+			if b.State == StateEvicted {
+				rm := b.Removal
+				if rm == nil {
+					rm = it.Removal
+				}
+				if rm == nil || rm.Request > k || rm.Level < 1 {
+					t.Fatalf("message %d: evicted block without a removal: %+v", it.I, b)
+				}
+				if b.Type == session.BlockToolResult && rm.Level == 3 && rm.Request == k {
+					strippedOutput++
+				}
+			}
+			if len(b.Text) > 200 || (b.Truncated != (b.Size > 200)) {
+				t.Fatalf("preview of %d bytes, size %d, truncated %v", len(b.Text), b.Size, b.Truncated)
+			}
+		}
+	}
+	if kept != c.Tokens {
+		t.Errorf("kept parts add up to %d, the input has %d", kept, c.Tokens)
+	}
+	if strippedOutput == 0 {
+		t.Error("the level-3 eviction at this request stripped no tool output")
+	}
+	if c.Diff.Removed == 0 || c.Diff.TokensBefore != tl.After[k-1] {
+		t.Errorf("diff %+v", c.Diff)
+	}
+	var kinds, episodes int
+	for _, pt := range c.Parts {
+		switch pt.Group {
+		case "kind", "tool":
+			kinds += pt.Tokens
+		case "episode":
+			episodes += pt.Tokens
+		}
+	}
+	if math.Abs(float64(kinds-c.Tokens)) > float64(len(c.Parts)) || episodes != c.Tokens {
+		t.Errorf("breakdown: kinds and tools %d, episodes %d, input %d", kinds, episodes, c.Tokens)
+	}
+}
+
+func TestLocate(t *testing.T) {
+	r, _ := subagent(t)
+	seen := 0
+	for ord, e := range r.Thread.Entries {
+		loc, ok := r.Locate(ord)
+		if !ok {
+			continue
+		}
+		seen++
+		q := r.reqs[loc.Request]
+		if loc.Message >= 0 && q.Context.Entries[loc.Message] != e {
+			t.Fatalf("entry %d located at request %d message %d, which is another entry", ord, loc.Request, loc.Message)
+		}
+		if loc.Message < 0 && q.Entry.Line < e.Line {
+			t.Fatalf("entry %d (line %d) located at request %d (line %d)", ord, e.Line, loc.Request, q.Entry.Line)
+		}
+	}
+	if seen < len(r.Thread.Entries)-1 {
+		t.Errorf("located %d of %d entries", seen, len(r.Thread.Entries))
+	}
+	if _, ok := r.Locate(len(r.Thread.Entries)); ok {
+		t.Error("an entry past the end was located")
+	}
+}

@@ -1,0 +1,44 @@
+package debug
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"ctxscope/engine/session"
+)
+
+// BlockText returns the whole text of a block as the debugger shows it:
+// the text of text and thinking blocks, a tool call's name and raw
+// arguments, a tool result's text. Redacted thinking and images are
+// described, never shown.
+func BlockText(b *session.Block) string {
+	switch b.Type {
+	case session.BlockText:
+		return b.Text
+	case session.BlockThinking:
+		if b.Redacted {
+			return "[redacted thinking]"
+		}
+		return b.Text
+	case session.BlockToolCall:
+		return string(b.Arguments)
+	case session.BlockToolResult:
+		return b.ResultText()
+	case session.BlockImage:
+		return "[image " + b.MIME + "]"
+	}
+	return ""
+}
+
+// Preview cuts s to at most max bytes on a rune boundary. It reports
+// whether it cut.
+func Preview(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(s[:cut], ""), true
+}

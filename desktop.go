@@ -91,6 +91,10 @@ func (d *desktop) OpenFileDialog(title string) (string, error) {
 	})
 }
 
+func (d *desktop) SaveFileDialog(title, name string) (string, error) {
+	return runtime.SaveFileDialog(d.ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: name})
+}
+
 func (d *desktop) Emit(event string, data any) { runtime.EventsEmit(d.ctx, event, data) }
 
 func (d *desktop) Desktop() bool { return true }

@@ -24,6 +24,10 @@ type Platform interface {
 	// its path, or "" when the user cancels. Hosts without dialogs return
 	// ErrNoDialog.
 	OpenFileDialog(title string) (string, error)
+	// SaveFileDialog asks the user where to save a file, suggesting name,
+	// and returns the path, or "" when the user cancels. Hosts without
+	// dialogs return ErrNoDialog.
+	SaveFileDialog(title, name string) (string, error)
 	// Emit sends an event to the frontend.
 	Emit(event string, data any)
 	// Desktop reports whether the host is the desktop window (true) or a
@@ -49,6 +53,8 @@ type App struct {
 	ws       *search.Workspace
 	sessions *Sessions
 	ui       *UI
+	debugger *Debugger
+	live     *Live
 }
 
 // New opens the workspace and returns an app with no platform yet; call
@@ -69,6 +75,8 @@ func New(opts Options) (*App, error) {
 	a.ws = ws
 	a.sessions = newSessions(a, opts.Initial)
 	a.ui = &UI{app: a}
+	a.debugger = newDebugger(a)
+	a.live = newLive(a)
 	if err := a.sessions.seedDemo(context.Background()); err != nil {
 		ws.Close()
 		return nil, err
@@ -76,8 +84,11 @@ func New(opts Options) (*App, error) {
 	return a, nil
 }
 
-// Close closes the workspace.
-func (a *App) Close() error { return a.ws.Close() }
+// Close stops following live sessions and closes the workspace.
+func (a *App) Close() error {
+	a.live.close()
+	return a.ws.Close()
+}
 
 // SetPlatform sets the host's platform.
 func (a *App) SetPlatform(p Platform) { a.platform = p }
@@ -94,7 +105,7 @@ func (a *App) Shutdown(ctx context.Context) {
 
 // Bindings returns the services the frontend may call. Every exported
 // method of each is callable; nothing else is.
-func (a *App) Bindings() []any { return []any{a.sessions, a.ui} }
+func (a *App) Bindings() []any { return []any{a.sessions, a.ui, a.debugger, a.live} }
 
 // Sessions returns the sessions service, for hosts that need it directly
 // (serve mode's upload endpoint).
@@ -107,6 +118,7 @@ func (a *App) logf(format string, args ...any) {
 // noPlatform is the platform before the host sets one.
 type noPlatform struct{}
 
-func (noPlatform) OpenFileDialog(string) (string, error) { return "", ErrNoDialog }
+func (noPlatform) OpenFileDialog(string) (string, error)         { return "", ErrNoDialog }
+func (noPlatform) SaveFileDialog(string, string) (string, error) { return "", ErrNoDialog }
 func (noPlatform) Emit(string, any)                      {}
 func (noPlatform) Desktop() bool                         { return false }

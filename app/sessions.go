@@ -67,6 +67,14 @@ type SessionInfo struct {
 	// strings, at most 200. Only Open fills it.
 	Diagnostics []string `json:"diagnostics"`
 	Demo        bool     `json:"demo"`
+	// Peak and Tokens are the largest request input and the sum of all
+	// request inputs of the main thread, by the estimator.
+	Peak   int   `json:"peak"`
+	Tokens int64 `json:"tokens"`
+	// Live is true while the session's file is followed.
+	Live bool `json:"live"`
+	// Seen is how many requests the user has seen; the rest are new.
+	Seen int `json:"seen"`
 }
 
 func newSessions(a *App, initial string) *Sessions {
@@ -115,9 +123,27 @@ func (s *Sessions) List() ([]SessionInfo, error) {
 	}
 	out := make([]SessionInfo, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, s.summary(r))
+		info := s.summary(r)
+		if err := s.addStats(&info); err != nil {
+			info.Diagnostics = []string{err.Error()}
+		}
+		out = append(out, info)
 	}
 	return out, nil
+}
+
+// addStats fills in the cached figures of a session, its live status and
+// what the user has seen of it.
+func (s *Sessions) addStats(info *SessionInfo) error {
+	info.Live = s.app.live.isFollowing(info.Key)
+	info.Seen = s.seen(info.Key)
+	st, err := s.statsOf(info.Key)
+	if err != nil {
+		return err
+	}
+	info.Requests, info.ToolCalls, info.Compactions = st.Requests, st.ToolCalls, st.Compactions
+	info.Errors, info.Warnings, info.Peak, info.Tokens = st.Errors, st.Warnings, st.Peak, st.Total
+	return nil
 }
 
 // summary turns a store row into a SessionInfo, adding what only an
@@ -192,6 +218,11 @@ func (s *Sessions) Import(paths []string) ([]string, error) {
 			failed = append(failed, err)
 		}
 	}
+	for _, k := range keys {
+		if _, err := s.statsOf(k); err != nil {
+			failed = append(failed, err)
+		}
+	}
 	s.app.logf("imported %d session(s) from %d path(s)", len(keys), len(paths))
 	return keys, errors.Join(failed...)
 }
@@ -256,6 +287,8 @@ func (s *Sessions) Delete(key string) error {
 	s.mu.Lock()
 	delete(s.open, key)
 	s.mu.Unlock()
+	s.app.debugger.forget(key)
+	s.app.live.Unfollow(key)
 	return s.app.ws.DeleteSession(context.Background(), key)
 }
 
@@ -266,7 +299,11 @@ func (s *Sessions) Open(key string) (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return o.info, nil
+	info := o.info
+	if err := s.addStats(&info); err != nil {
+		return SessionInfo{}, err
+	}
+	return info, nil
 }
 
 // get returns the opened session for key, loading it when it is not in

@@ -1,6 +1,9 @@
 package debug
 
 import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -178,5 +181,34 @@ func TestLocate(t *testing.T) {
 	}
 	if _, ok := r.Locate(len(r.Thread.Entries)); ok {
 		t.Error("an entry past the end was located")
+	}
+}
+
+func TestExport(t *testing.T) {
+	r, p := subagent(t)
+	tl, err := r.Timeline(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Export(tl, FormatCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != r.Requests()+1 || len(rows[0]) != 8+len(tl.Categories) || rows[0][4] != "after" {
+		t.Fatalf("%d rows, header %v", len(rows), rows[0])
+	}
+	if rows[1+tl.Evictions[0].Request][len(rows[0])-2] == "0" {
+		t.Error("the first eviction is not counted in its row")
+	}
+	js, err := Export(tl, FormatJSON)
+	if err != nil || !json.Valid(js) {
+		t.Fatalf("json export: %v", err)
+	}
+	if _, err := Export(tl, "xml"); err == nil {
+		t.Error("an unknown format was accepted")
 	}
 }

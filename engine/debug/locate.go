@@ -1,6 +1,8 @@
 package debug
 
 import (
+	"sync"
+
 	"ctxscope/engine/session"
 )
 
@@ -13,15 +15,34 @@ type Location struct {
 	Message int `json:"message"`
 }
 
+// Locator finds where a thread's entries show among its requests. It is
+// safe for concurrent use.
+type Locator struct {
+	thread *session.Thread
+	reqs   []*session.Request
+
+	once sync.Once
+	loc  map[*session.Entry]Location
+}
+
+// NewLocator returns a locator over t, whose requests are reqs
+// ([session.BuildRequests] of t; nil builds them).
+func NewLocator(t *session.Thread, reqs []*session.Request) *Locator {
+	if reqs == nil {
+		reqs = session.BuildRequests(t)
+	}
+	return &Locator{thread: t, reqs: reqs}
+}
+
 // Locate returns where entry number ord of the thread (its position in
 // Thread.Entries, as search hits name it) shows, and false when no request
 // involves it (bookkeeping entries, a thread without requests).
-func (r *Replay) Locate(ord int) (Location, bool) {
-	if ord < 0 || ord >= len(r.Thread.Entries) {
+func (r *Locator) Locate(ord int) (Location, bool) {
+	if ord < 0 || ord >= len(r.thread.Entries) {
 		return Location{}, false
 	}
-	r.locOnce.Do(r.indexLocations)
-	e := r.Thread.Entries[ord]
+	r.once.Do(r.indexLocations)
+	e := r.thread.Entries[ord]
 	if l, ok := r.loc[e]; ok {
 		return l, true
 	}
@@ -36,7 +57,7 @@ func (r *Replay) Locate(ord int) (Location, bool) {
 
 // indexLocations records the first request whose input holds each entry,
 // walking every context once.
-func (r *Replay) indexLocations() {
+func (r *Locator) indexLocations() {
 	r.loc = map[*session.Entry]Location{}
 	done := map[*session.Context]int{}
 	for k, q := range r.reqs {

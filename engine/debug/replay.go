@@ -31,11 +31,10 @@ type Replay struct {
 	ledger *tokens.Ledger
 	reqs   []*session.Request
 
+	*Locator
+
 	mu  sync.Mutex
 	rep *cwl.Replayer
-
-	locOnce sync.Once
-	loc     map[*session.Entry]Location
 }
 
 // New prepares thread p.Thread of s with p's counter ("" for the
@@ -58,7 +57,7 @@ func New(s *session.Session, p Params, l *tokens.Ledger) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Replay{Thread: t, ledger: l, reqs: reqs, rep: r}, nil
+	return &Replay{Thread: t, ledger: l, reqs: reqs, rep: r, Locator: NewLocator(t, reqs)}, nil
 }
 
 // Requests returns the number of requests of the thread.

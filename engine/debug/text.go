@@ -1,6 +1,7 @@
 package debug
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -41,4 +42,17 @@ func Preview(s string, max int) (string, bool) {
 		cut--
 	}
 	return strings.ToValidUTF8(s[:cut], ""), true
+}
+
+// BlockText returns the whole text of block b of message i of request k's
+// context.
+func (r *Replay) BlockText(k, i, b int) (string, error) {
+	if k < 0 || k >= len(r.reqs) {
+		return "", fmt.Errorf("debug: request %d out of range [0, %d)", k, len(r.reqs))
+	}
+	q := r.reqs[k]
+	if i < 0 || i >= q.Len || b < 0 || b >= len(q.Context.Messages[i].Blocks) {
+		return "", fmt.Errorf("debug: no block %d of message %d at request %d", b, i, k)
+	}
+	return BlockText(&q.Context.Messages[i].Blocks[b]), nil
 }

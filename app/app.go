@@ -120,5 +120,5 @@ type noPlatform struct{}
 
 func (noPlatform) OpenFileDialog(string) (string, error)         { return "", ErrNoDialog }
 func (noPlatform) SaveFileDialog(string, string) (string, error) { return "", ErrNoDialog }
-func (noPlatform) Emit(string, any)                      {}
-func (noPlatform) Desktop() bool                         { return false }
+func (noPlatform) Emit(string, any)                              {}
+func (noPlatform) Desktop() bool                                 { return false }

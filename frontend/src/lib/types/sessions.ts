@@ -27,6 +27,10 @@ export interface SessionInfo {
   warnings: number;
   diagnostics: string[];
   demo: boolean;
+  peak: number;
+  tokens: number;
+  live: boolean;
+  seen: number;
 }
 
 export interface Point {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"ctxscope/search"
 )
@@ -44,6 +45,10 @@ type Options struct {
 	Initial string
 	// Log receives one line per notable event; nil means os.Stderr.
 	Log io.Writer
+	// CallLog, when not nil, receives one JSON line per call of a bound
+	// method with its arguments (the CTXSCOPE_CALL_LOG file): tests check
+	// with it that no session content reaches Go from the frontend.
+	CallLog io.Writer
 }
 
 // App owns the workspace and the bound services.
@@ -55,13 +60,15 @@ type App struct {
 	ui       *UI
 	debugger *Debugger
 	live     *Live
+	callMu   sync.Mutex
+	callLog  io.Writer
 }
 
 // New opens the workspace and returns an app with no platform yet; call
 // SetPlatform before use, and Close when done. A workspace that has never
 // held a session is given the bundled demo session, once.
 func New(opts Options) (*App, error) {
-	a := &App{log: opts.Log, platform: noPlatform{}}
+	a := &App{log: opts.Log, platform: noPlatform{}, callLog: opts.CallLog}
 	if a.log == nil {
 		a.log = os.Stderr
 	}

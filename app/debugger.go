@@ -113,11 +113,15 @@ func validParams(p debug.Params) error {
 }
 
 // Policies lists the replay policies, the default first.
-func (d *Debugger) Policies() []string { return cwl.Policies }
+func (d *Debugger) Policies() []string {
+	d.app.called("Debugger.Policies")
+	return cwl.Policies
+}
 
 // Threads lists the threads of a session: the main thread, subagents and
 // sidechains, with their requests and branches.
 func (d *Debugger) Threads(key string) ([]debug.ThreadInfo, error) {
+	d.app.called("Debugger.Threads", key)
 	o, err := d.app.sessions.get(key)
 	if err != nil {
 		return nil, err
@@ -127,6 +131,7 @@ func (d *Debugger) Threads(key string) ([]debug.ThreadInfo, error) {
 
 // Replay replays a thread of a session under p's policy and budget.
 func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
+	d.app.called("Debugger.Replay", key, p)
 	r, err := d.replay(key, p)
 	if err != nil {
 		return nil, err
@@ -137,6 +142,7 @@ func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
 // Context returns the exact input of request k under p, with every
 // missing part attributed, breakdowns and the diff from request k−1.
 func (d *Debugger) Context(key string, p debug.Params, k int) (*debug.Context, error) {
+	d.app.called("Debugger.Context", key, p, k)
 	r, err := d.replay(key, p)
 	if err != nil {
 		return nil, err
@@ -147,6 +153,7 @@ func (d *Debugger) Context(key string, p debug.Params, k int) (*debug.Context, e
 // Block returns the whole text of block b of message i of request k's
 // context, for blocks a context view shows cut.
 func (d *Debugger) Block(key string, p debug.Params, k, i, b int) (string, error) {
+	d.app.called("Debugger.Block", key, p, k, i, b)
 	r, err := d.replay(key, p)
 	if err != nil {
 		return "", err
@@ -157,6 +164,7 @@ func (d *Debugger) Block(key string, p debug.Params, k, i, b int) (string, error
 // Sweep replays each policy at every budget from `from` to `to` in steps
 // of step (at most 400 budgets).
 func (d *Debugger) Sweep(key string, p debug.Params, policies []string, from, to, step int) ([]cwl.Curve, error) {
+	d.app.called("Debugger.Sweep", key, p, policies, from, to, step)
 	if step <= 0 || to < from || (to-from)/step+1 > maxSweepBudgets {
 		return nil, fmt.Errorf("a sweep takes at most %d budgets with a positive step", maxSweepBudgets)
 	}
@@ -176,6 +184,7 @@ func (d *Debugger) Sweep(key string, p debug.Params, policies []string, from, to
 // context so that it keeps its place while the request changes, with each
 // episode's state at request k.
 func (d *Debugger) Graph(key string, p debug.Params, k int) (*graphs.Drawing, error) {
+	d.app.called("Debugger.Graph", key, p, k)
 	r, err := d.replay(key, p)
 	if err != nil {
 		return nil, err
@@ -233,6 +242,7 @@ type Hits struct {
 // session when key is not empty, and locates the hits of that session
 // among its requests.
 func (d *Debugger) Search(query, key string, size int) (*Hits, error) {
+	d.app.called("Debugger.Search", query, key, size)
 	if strings.TrimSpace(query) == "" {
 		return &Hits{Hits: []Hit{}}, nil
 	}
@@ -269,6 +279,7 @@ func (d *Debugger) Search(query, key string, size int) (*Hits, error) {
 // Locate returns where entry number entry of thread thread of a session
 // shows among the thread's requests.
 func (d *Debugger) Locate(key string, thread, entry int) (debug.Location, error) {
+	d.app.called("Debugger.Locate", key, thread, entry)
 	o, err := d.app.sessions.get(key)
 	if err != nil {
 		return debug.Location{}, err
@@ -305,6 +316,11 @@ func entryOf(id string) (thread, entry int) {
 // ExportReplay returns a replay as a JSON or CSV document, for the
 // browser to download.
 func (d *Debugger) ExportReplay(key string, p debug.Params, format string) (string, error) {
+	d.app.called("Debugger.ExportReplay", key, p, format)
+	return d.exportReplay(key, p, format)
+}
+
+func (d *Debugger) exportReplay(key string, p debug.Params, format string) (string, error) {
 	r, err := d.replay(key, p)
 	if err != nil {
 		return "", err
@@ -321,7 +337,8 @@ func (d *Debugger) ExportReplay(key string, p debug.Params, format string) (stri
 // desktop's save dialog) and writes it there. It returns the path, ""
 // when the user cancels.
 func (d *Debugger) SaveReplay(key string, p debug.Params, format string) (string, error) {
-	doc, err := d.ExportReplay(key, p, format)
+	d.app.called("Debugger.SaveReplay", key, p, format)
+	doc, err := d.exportReplay(key, p, format)
 	if err != nil {
 		return "", err
 	}
@@ -331,6 +348,7 @@ func (d *Debugger) SaveReplay(key string, p debug.Params, format string) (string
 // SaveGraph asks where to save the episode graph of request k as SVG and
 // writes it there, drawn by package graphviz.
 func (d *Debugger) SaveGraph(key string, p debug.Params, k int) (string, error) {
+	d.app.called("Debugger.SaveGraph", key, p, k)
 	r, err := d.replay(key, p)
 	if err != nil {
 		return "", err

@@ -51,6 +51,7 @@ func newLive(a *App) *Live { return &Live{app: a, following: map[string]*followe
 // Follow starts following a session's source file. Following a session
 // already followed does nothing.
 func (l *Live) Follow(key string) error {
+	l.app.called("Live.Follow", key)
 	row, err := l.app.ws.Store.Session(context.Background(), key)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
@@ -84,6 +85,7 @@ func (l *Live) Follow(key string) error {
 // Unfollow stops following a session; it does nothing for a session not
 // followed.
 func (l *Live) Unfollow(key string) {
+	l.app.called("Live.Unfollow", key)
 	l.mu.Lock()
 	f := l.following[key]
 	delete(l.following, key)
@@ -96,6 +98,7 @@ func (l *Live) Unfollow(key string) {
 
 // Following lists the keys of the followed sessions, sorted.
 func (l *Live) Following() []string {
+	l.app.called("Live.Following")
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := make([]string, 0, len(l.following))

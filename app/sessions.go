@@ -117,6 +117,7 @@ func (s *Sessions) demoPath() (string, error) {
 
 // List returns the workspace's sessions, most recently started first.
 func (s *Sessions) List() ([]SessionInfo, error) {
+	s.app.called("Sessions.List")
 	rows, err := s.app.ws.Sessions(context.Background(), 0, 0)
 	if err != nil {
 		return nil, err
@@ -170,19 +171,25 @@ func (s *Sessions) isDemo(source string) bool {
 // line, else the most recently started session of the workspace. It
 // returns an empty SessionInfo for an empty workspace.
 func (s *Sessions) Initial() (SessionInfo, error) {
+	s.app.called("Sessions.Initial")
 	if s.initial != "" {
-		return s.OpenPath(s.initial)
+		return s.openPath(s.initial)
 	}
 	rows, err := s.app.ws.Sessions(context.Background(), 0, 1)
 	if err != nil || len(rows) == 0 {
 		return SessionInfo{}, err
 	}
-	return s.Open(rows[0].Key)
+	return s.openKey(rows[0].Key)
 }
 
 // OpenPath imports the session file at path into the workspace and opens
 // its (first) session. Importing an unchanged file again does nothing.
 func (s *Sessions) OpenPath(path string) (SessionInfo, error) {
+	s.app.called("Sessions.OpenPath", path)
+	return s.openPath(path)
+}
+
+func (s *Sessions) openPath(path string) (SessionInfo, error) {
 	if path == "" {
 		return SessionInfo{}, fmt.Errorf("no file given")
 	}
@@ -190,20 +197,25 @@ func (s *Sessions) OpenPath(path string) (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	keys, err := s.Import([]string{abs})
+	keys, err := s.importPaths([]string{abs})
 	if err != nil {
 		return SessionInfo{}, err
 	}
 	if len(keys) == 0 {
 		return SessionInfo{}, fmt.Errorf("%s holds no session", path)
 	}
-	return s.Open(keys[0])
+	return s.openKey(keys[0])
 }
 
 // Import imports files, directories or globs into the workspace and
 // returns the keys of the sessions they hold. Files that fail are named
 // in the error; the others are imported.
 func (s *Sessions) Import(paths []string) ([]string, error) {
+	s.app.called("Sessions.Import", paths)
+	return s.importPaths(paths)
+}
+
+func (s *Sessions) importPaths(paths []string) ([]string, error) {
 	results, errs := s.app.ws.Import(context.Background(), paths)
 	var keys []string
 	for _, r := range results {
@@ -231,21 +243,23 @@ func (s *Sessions) Import(paths []string) ([]string, error) {
 // imports and opens it. It returns an empty SessionInfo when the user
 // cancels.
 func (s *Sessions) OpenDialog() (SessionInfo, error) {
+	s.app.called("Sessions.OpenDialog")
 	path, err := s.app.platform.OpenFileDialog("Open an agent session")
 	if err != nil || path == "" {
 		return SessionInfo{}, err
 	}
-	return s.OpenPath(path)
+	return s.openPath(path)
 }
 
 // OpenDemo opens the bundled demo session, importing it again if it was
 // deleted.
 func (s *Sessions) OpenDemo() (SessionInfo, error) {
+	s.app.called("Sessions.OpenDemo")
 	path, err := s.demoPath()
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return s.OpenPath(path)
+	return s.openPath(path)
 }
 
 // Upload stores content received from a browser under the workspace's
@@ -279,11 +293,12 @@ func (s *Sessions) Upload(r io.Reader, name string) (SessionInfo, error) {
 		os.Remove(tmp.Name())
 		return SessionInfo{}, err
 	}
-	return s.OpenPath(path)
+	return s.openPath(path)
 }
 
 // Delete removes a session from the workspace.
 func (s *Sessions) Delete(key string) error {
+	s.app.called("Sessions.Delete", key)
 	s.mu.Lock()
 	delete(s.open, key)
 	s.mu.Unlock()
@@ -295,6 +310,11 @@ func (s *Sessions) Delete(key string) error {
 // Open loads a stored session and returns its description, diagnostics
 // included.
 func (s *Sessions) Open(key string) (SessionInfo, error) {
+	s.app.called("Sessions.Open", key)
+	return s.openKey(key)
+}
+
+func (s *Sessions) openKey(key string) (SessionInfo, error) {
 	o, err := s.get(key)
 	if err != nil {
 		return SessionInfo{}, err

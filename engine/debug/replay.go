@@ -112,6 +112,9 @@ type Timeline struct {
 	Compactions []SourceCompaction `json:"compactions"`
 	Cost        cwl.CostSummary    `json:"cost"`
 	Assumptions []string           `json:"assumptions"`
+	// EpisodeCount counts the declared or inferred episodes over every
+	// context (unannotated runs left out).
+	EpisodeCount int `json:"episodeCount"`
 }
 
 // runOptions turns params into replay options.
@@ -134,6 +137,13 @@ func (r *Replay) Timeline(p Params) (*Timeline, error) {
 		out.Cats[c] = make([]int32, n)
 	}
 	eps := r.rep.ContextEpisodes()
+	for _, e := range eps {
+		for _, ep := range e.List {
+			if ep.Kind != cwl.KindUnannotated {
+				out.EpisodeCount++
+			}
+		}
+	}
 	for k := range t.Requests {
 		pt := &t.Requests[k]
 		out.Before[k], out.After[k], out.Cached[k], out.Context[k] = pt.Before, pt.After, pt.Cached, pt.Context

@@ -18,10 +18,10 @@ export const replayCategories: Record<string, CategoryStyle> = {
   thinking: { label: 'thinking', color: '#f2c14e' },
   toolCall: { label: 'tool calls', color: '#f08a5d' },
   toolResult: { label: 'tool output (other)', color: '#e05a6b' },
-  'toolResult.search': { label: 'tool output: search', color: '#ff9fb0' },
-  'toolResult.read': { label: 'tool output: read', color: '#c2405a' },
-  'toolResult.shell': { label: 'tool output: shell', color: '#9e2a48' },
-  'toolResult.edit': { label: 'tool output: edit', color: '#d9778a' },
+  'toolResult.search': { label: 'tool output: search', color: '#ffa8b8' },
+  'toolResult.read': { label: 'tool output: read', color: '#b8325a' },
+  'toolResult.shell': { label: 'tool output: shell', color: '#8e3c9e' },
+  'toolResult.edit': { label: 'tool output: edit', color: '#d9779f' },
 };
 
 export function categoryStyle(name: string): CategoryStyle {

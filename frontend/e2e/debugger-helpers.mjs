@@ -45,3 +45,96 @@ export function concatPi(copies) {
   writeFileSync(path, out.join('\n') + '\n');
   return path;
 }
+
+// hostilePayloads returns markup and script payloads. Each that ran or
+// rendered as markup would set window.__pwned, navigate, or fetch from
+// beacon (an http origin the test listens on), so a test can tell.
+export function hostilePayloads(beacon) {
+  return [
+    `<script>window.__pwned='script';fetch('${beacon}/script')</script>`,
+    `<img src="${beacon}/img" onerror="window.__pwned='img'">`,
+    `<a href="javascript:window.__pwned='link'" id="pwnlink">click me</a>`,
+    `<svg onload="window.__pwned='svg'"><script>window.__pwned='svgscript'</script><image href="${beacon}/svgimage"/></svg>`,
+    `[markdown link](javascript:window.__pwned='md') ![img](${beacon}/mdimg)`,
+    `<iframe src="${beacon}/iframe" onload="window.__pwned='iframe'"></iframe>`,
+    `<meta http-equiv="refresh" content="0;url=${beacon}/meta">`,
+    `<style>@import '${beacon}/style';</style><b onmouseover="window.__pwned='hover'">bold</b>`,
+  ];
+}
+
+// payloadMarkers are substrings that no request to a bound Go method may
+// carry: they only occur in the hostile session's content.
+export const payloadMarkers = ['<script', 'onerror', 'javascript:', '<svg', '<img', '<iframe', '__pwned', '<meta', 'onmouseover'];
+
+// hostileSession writes a pi session (with CWL delimiter episodes, so that
+// episode names show in the DAG) whose every text carries payloads: the
+// user's turns (and so the title), thinking, tool names, tool arguments,
+// tool output, episode names and descriptions, and a compaction summary.
+export function hostileSession(beacon) {
+  const p = hostilePayloads(beacon);
+  const lines = [];
+  let id = 0;
+  let parent = null;
+  const t0 = Date.parse('2026-03-14T09:30:00Z');
+  const ts = () => new Date(t0 + id * 1000).toISOString();
+  const entry = (e) => {
+    const eid = `e${++id}`;
+    lines.push(JSON.stringify({ ...e, id: eid, parentId: parent, timestamp: ts() }));
+    parent = eid;
+  };
+  lines.push(JSON.stringify({ type: 'session', version: 3, id: 'hostile-session', cwd: '/tmp/<b>cwd</b>', timestamp: ts() }));
+  const user = (text) => entry({ type: 'message', message: { role: 'user', content: [{ type: 'text', text }], timestamp: t0 + id * 1000 } });
+  const assistant = (content) => entry({ type: 'message', message: { role: 'assistant', content, model: 'm', provider: 'p', stopReason: 'toolUse',
+    usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0 }, timestamp: t0 + id * 1000 } });
+  const result = (callId, toolName, text, details) => entry({ type: 'message', message: { role: 'toolResult', toolCallId: callId, toolName,
+    content: [{ type: 'text', text }], ...(details ? { details } : {}), isError: false, timestamp: t0 + id * 1000 } });
+  // delimiter records a CWL delimiter call and its answer as pi-cwl
+  // writes them.
+  let open = null;
+  const delimiter = (n, args) => {
+    assistant([{ type: 'toolCall', id: `d${n}`, name: 'delimiter', arguments: args }]);
+    const chunk = args.action === 'start' ? { name: args.name, type: args.type, ...(args.dependencies ? { dependencies: args.dependencies } : {}) }
+      : { ...open, description: args.description };
+    if (args.action === 'start') open = chunk;
+    const text = args.action === 'start' ? `start [${chunk.type}] ${chunk.name}` : `end [${chunk.type}] ${chunk.name} — ${args.description}`;
+    result(`d${n}`, 'delimiter', text, { chunkEvent: { action: args.action, chunk } });
+  };
+  user(`${p[0]} please fix ${p[2]}`);
+  delimiter(1, { action: 'start', name: `explore ${p[1]}`, type: 'expl' });
+  let call = 0;
+  for (const [i, payload] of p.entries()) {
+    call++;
+    assistant([{ type: 'thinking', thinking: `thinking ${payload}` }, { type: 'text', text: `text ${payload}` },
+      { type: 'toolCall', id: `c${call}`, name: i % 2 ? 'read' : `tool${payload}`, arguments: { path: `/src/${payload}.ts`, note: payload } }]);
+    result(`c${call}`, i % 2 ? 'read' : `tool${payload}`, `output ${payload}\n`.repeat(200));
+  }
+  delimiter(2, { action: 'end', description: `found ${p[3]}` });
+  delimiter(3, { action: 'start', name: `act ${p[5]}`, type: 'act', dependencies: [`explore ${p[1]}`] });
+  for (const payload of p) {
+    call++;
+    assistant([{ type: 'toolCall', id: `c${call}`, name: 'bash', arguments: { command: `echo '${payload}'` } }]);
+    result(`c${call}`, 'bash', `${payload}\n`.repeat(300));
+  }
+  delimiter(4, { action: 'end', description: `done ${p[4]}` });
+  entry({ type: 'compaction', summary: `summary ${p.join(' ')}`, firstKeptEntryId: parent, tokensBefore: 9999 });
+  user(`after compaction ${p[6]} ${p[7]}`);
+  assistant([{ type: 'text', text: `final ${p[1]}` }]);
+  const dir = mkdtempSync(join(tmpdir(), 'ctxscope-hostile-'));
+  const name = `<img src=x onerror=window.__pwned=1>.jsonl`;
+  const path = join(dir, name);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return { path, name, payloads: p };
+}
+
+// beaconServer listens on loopback and records every request: a payload
+// that rendered as markup or ran as script would reach it.
+export async function beaconServer() {
+  const { createServer } = await import('node:http');
+  const hits = [];
+  const srv = createServer((req, res) => {
+    hits.push(req.url);
+    res.end('');
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${srv.address().port}`, hits, close: () => new Promise((r) => srv.close(r)) };
+}

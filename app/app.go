@@ -60,6 +60,7 @@ type App struct {
 	ui       *UI
 	debugger *Debugger
 	live     *Live
+	index    *indexer
 	callMu   sync.Mutex
 	callLog  io.Writer
 }
@@ -80,11 +81,13 @@ func New(opts Options) (*App, error) {
 		a.logf("search index rebuilt for a new mapping")
 	}
 	a.ws = ws
+	a.index = newIndexer(a)
 	a.sessions = newSessions(a, opts.Initial)
 	a.ui = &UI{app: a}
 	a.debugger = newDebugger(a)
 	a.live = newLive(a)
 	if err := a.sessions.seedDemo(context.Background()); err != nil {
+		a.index.close()
 		ws.Close()
 		return nil, err
 	}
@@ -94,6 +97,7 @@ func New(opts Options) (*App, error) {
 // Close stops following live sessions and closes the workspace.
 func (a *App) Close() error {
 	a.live.close()
+	a.index.close()
 	return a.ws.Close()
 }
 

@@ -16,9 +16,9 @@ import (
 	"ctxscope/search"
 )
 
-// previewBytes is how much of each block's text a context view carries;
+// previewBytes is how much of each block's text a context view carries
 // the rest is fetched by Block.
-const previewBytes = 600
+const previewBytes = 160
 
 // maxSweepBudgets bounds a sweep, so that one call stays interactive.
 const maxSweepBudgets = 400
@@ -129,12 +129,36 @@ func (d *Debugger) Threads(key string) ([]debug.ThreadInfo, error) {
 	return debug.Threads(o.s), nil
 }
 
-// Replay replays a thread of a session under p's policy and budget.
+// Replay replays a thread of a session under p's policy and budget. A
+// budget of 0 asks for the default (debug.DefaultBudget), and episodes ""
+// for declared episodes when the thread has any, else inferred ones; the
+// timeline says which were used.
 func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
 	d.app.called("Debugger.Replay", key, p)
+	auto := p.Episodes == ""
+	if auto {
+		p.Episodes = string(cwl.Declared)
+	}
 	r, err := d.replay(key, p)
 	if err != nil {
 		return nil, err
+	}
+	if p.Budget == 0 || auto {
+		probe := p
+		probe.Policy, probe.Budget = cwl.PolicyNone, 1
+		t, err := r.Timeline(probe)
+		if err != nil {
+			return nil, err
+		}
+		if auto && t.EpisodeCount == 0 {
+			p.Episodes = string(cwl.Inferred)
+			if r, err = d.replay(key, p); err != nil {
+				return nil, err
+			}
+		}
+		if p.Budget == 0 {
+			p.Budget = debug.DefaultBudget(t.Before)
+		}
 	}
 	return r.Timeline(p)
 }

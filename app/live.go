@@ -149,7 +149,8 @@ func (l *Live) run(f *follower) {
 // reimport imports a followed file again and tells the frontend when the
 // session changed.
 func (l *Live) reimport(f *follower) {
-	results, errs := l.app.ws.Import(context.Background(), []string{f.path})
+	results, errs := l.app.ws.ImportUnindexed(context.Background(), []string{f.path})
+	l.app.index.request()
 	for _, err := range errs {
 		l.app.logf("live %s: %v", f.key, err)
 	}

@@ -216,7 +216,8 @@ func (s *Sessions) Import(paths []string) ([]string, error) {
 }
 
 func (s *Sessions) importPaths(paths []string) ([]string, error) {
-	results, errs := s.app.ws.Import(context.Background(), paths)
+	results, errs := s.app.ws.ImportUnindexed(context.Background(), paths)
+	s.app.index.request()
 	var keys []string
 	for _, r := range results {
 		for _, c := range r.Sessions {

@@ -117,14 +117,21 @@ func (r *Replay) Context(p Params, k, preview int) (*Context, error) {
 		return nil, fmt.Errorf("debug: request %d out of range [0, %d)", k, len(r.reqs))
 	}
 	o := runOptions(p)
-	r.mu.Lock()
-	x, err := r.rep.Explain(o, k)
+	r.viewMu.Lock()
+	rep, err := r.viewReplayer()
+	var x *cwl.Explanation
 	var prev *cwl.ContextView
-	if err == nil && k > 0 {
-		prev, err = r.rep.ContextAt(o, k-1)
+	var eps *cwl.Episodes
+	if err == nil {
+		x, err = rep.Explain(o, k)
 	}
-	eps := r.rep.EpisodesOf(k)
-	r.mu.Unlock()
+	if err == nil && k > 0 {
+		prev, err = rep.ContextAt(o, k-1)
+	}
+	if err == nil {
+		eps = rep.EpisodesOf(k)
+	}
+	r.viewMu.Unlock()
 	if err != nil {
 		return nil, err
 	}

@@ -212,3 +212,19 @@ func TestExport(t *testing.T) {
 		t.Error("an unknown format was accepted")
 	}
 }
+
+func TestDefaultBudget(t *testing.T) {
+	for _, tc := range []struct {
+		before []int
+		want   int
+	}{
+		{[]int{100, 20_549, 3}, 10_000},
+		{[]int{997_234}, 490_000},
+		{[]int{150}, 75},
+		{nil, 1},
+	} {
+		if got := DefaultBudget(tc.before); got != tc.want {
+			t.Errorf("DefaultBudget(%v) = %d, want %d", tc.before, got, tc.want)
+		}
+	}
+}

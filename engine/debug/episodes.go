@@ -25,12 +25,16 @@ func (r *Replay) EpisodesAt(p Params, k int) (*EpisodeState, error) {
 	if k < 0 || k >= len(r.reqs) {
 		return nil, fmt.Errorf("debug: request %d out of range [0, %d)", k, len(r.reqs))
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	v, err := r.rep.ContextAt(runOptions(p), k)
+	r.viewMu.Lock()
+	defer r.viewMu.Unlock()
+	rep, err := r.viewReplayer()
+	if err != nil {
+		return nil, err
+	}
+	v, err := rep.ContextAt(runOptions(p), k)
 	if err != nil {
 		return nil, err
 	}
 	q := r.reqs[k]
-	return &EpisodeState{Context: v.Context, Episodes: r.rep.EpisodesOf(k), Len: q.Len, Levels: v.Levels, Messages: q.Context.Messages}, nil
+	return &EpisodeState{Context: v.Context, Episodes: rep.EpisodesOf(k), Len: q.Len, Levels: v.Levels, Messages: q.Context.Messages}, nil
 }

@@ -24,17 +24,37 @@ type Params struct {
 func (p Params) Key() string { return fmt.Sprintf("%d/%s/%s", p.Thread, p.Counter, p.Episodes) }
 
 // Replay is one thread of a session prepared for replays with one counter
-// and episode mode. Its methods are safe for concurrent use; replays run
-// one at a time.
+// and episode mode. Its methods are safe for concurrent use. Timelines and
+// sweeps run on one replayer and the exact views of single requests
+// (contexts, episode states) on a second one, prepared on first use from
+// the same token ledger, so that explaining a request never delays a
+// timeline while τ is dragged.
 type Replay struct {
 	Thread *session.Thread
 	ledger *tokens.Ledger
 	reqs   []*session.Request
+	opts   cwl.PrepareOptions
 
 	*Locator
 
 	mu  sync.Mutex
 	rep *cwl.Replayer
+
+	viewMu  sync.Mutex
+	viewRep *cwl.Replayer
+}
+
+// viewReplayer returns the replayer of single-request views, preparing it
+// on first use. The caller holds r.viewMu.
+func (r *Replay) viewReplayer() (*cwl.Replayer, error) {
+	if r.viewRep == nil {
+		rep, err := cwl.Prepare(r.reqs, r.ledger, r.opts)
+		if err != nil {
+			return nil, err
+		}
+		r.viewRep = rep
+	}
+	return r.viewRep, nil
 }
 
 // New prepares thread p.Thread of s with p's counter ("" for the
@@ -53,11 +73,12 @@ func New(s *session.Session, p Params, l *tokens.Ledger) (*Replay, error) {
 	}
 	t := s.Threads[p.Thread]
 	reqs := session.BuildRequests(t)
-	r, err := cwl.Prepare(reqs, l, cwl.PrepareOptions{Episodes: cwl.EpisodeMode(p.Episodes), File: s.Source})
+	opts := cwl.PrepareOptions{Episodes: cwl.EpisodeMode(p.Episodes), File: s.Source}
+	r, err := cwl.Prepare(reqs, l, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Replay{Thread: t, ledger: l, reqs: reqs, rep: r, Locator: NewLocator(t, reqs)}, nil
+	return &Replay{Thread: t, ledger: l, reqs: reqs, opts: opts, rep: r, Locator: NewLocator(t, reqs)}, nil
 }
 
 // Requests returns the number of requests of the thread.
@@ -186,4 +207,20 @@ func (r *Replay) Sweep(policies []string, from, to, step int) ([]cwl.Curve, erro
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.rep.Sweep(policies, from, to, step, cwl.RunOptions{})
+}
+
+// DefaultBudget is the τ a session opens with when none is chosen: half
+// the largest uncapped input, rounded to two significant digits, so that
+// a first look shows evictions.
+func DefaultBudget(before []int) int {
+	peak := 0
+	for _, b := range before {
+		peak = max(peak, b)
+	}
+	half := peak / 2
+	unit := 1
+	for half/unit >= 100 {
+		unit *= 10
+	}
+	return max(1, half/unit*unit)
 }

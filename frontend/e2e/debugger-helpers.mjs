@@ -1,9 +1,9 @@
 // Helpers of the debugger's browser tests: open a session by path, read
 // the current request, build large real sessions by concatenation.
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shared } from './lib.mjs';
+import { artifacts, shared } from './lib.mjs';
 
 export const claudeSession = join(shared, 'sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
 export const piLarge = join(shared, 'sessions/pi/pi-cwl__large-session.jsonl');
@@ -14,8 +14,11 @@ export const piBeforeCompaction = join(shared, 'sessions/pi/pi-cwl__before-compa
 export async function openPath(page, path) {
   await page.fill('[data-testid=path-input]', path);
   await page.click('[data-testid=open-path]');
-  await page.waitForFunction((p) => document.querySelector('[data-testid=session-title]')?.getAttribute('title') === p, path, { timeout: 60_000 });
-  await page.waitForSelector('[data-testid=timeline] canvas');
+  await page.waitForFunction((p) => {
+    const stats = document.querySelector('[data-testid=stats]');
+    return document.querySelector('[data-testid=session-title]')?.getAttribute('title') === p
+      && stats?.dataset.key === stats?.dataset.timelineKey && document.querySelector('[data-testid=timeline] canvas');
+  }, path, { timeout: 120_000 });
 }
 
 // step returns the current request (1-based) as the timeline reports it.
@@ -137,4 +140,28 @@ export async function beaconServer() {
   });
   await new Promise((r) => srv.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${srv.address().port}`, hits, close: () => new Promise((r) => srv.close(r)) };
+}
+
+// recordBench merges figures into artifacts/bench/debugger.json, from
+// which docs/bench/debugger.md is written.
+export function recordBench(figures) {
+  const dir = join(artifacts, 'bench');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'debugger.json');
+  let all = {};
+  try {
+    all = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {}
+  writeFileSync(path, JSON.stringify({ ...all, ...figures }, null, 2) + '\n');
+}
+
+// stats summarizes samples: median, 95th percentile, max.
+export function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { n: s.length, median: round(q(0.5)), p95: round(q(0.95)), max: round(s[s.length - 1]) };
+}
+
+function round(v) {
+  return Math.round(v * 10) / 10;
 }

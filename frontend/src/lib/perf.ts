@@ -5,6 +5,8 @@
 interface PerfLog {
   firstDraw: { at: number; requests: number }[];
   tau: number[];
+  // replyMs is, for each replay, the time from its call to its reply.
+  replyMs: number[];
 }
 
 declare global {
@@ -14,8 +16,8 @@ declare global {
 }
 
 function log(): PerfLog {
-  if (typeof window === 'undefined') return { firstDraw: [], tau: [] };
-  window.__ctxscopePerf ??= { firstDraw: [], tau: [] };
+  if (typeof window === 'undefined') return { firstDraw: [], tau: [], replyMs: [] };
+  window.__ctxscopePerf ??= { firstDraw: [], tau: [], replyMs: [] };
   return window.__ctxscopePerf;
 }
 
@@ -24,6 +26,10 @@ export const perf = {
   // performance.now() (milliseconds since navigation).
   firstDraw(requests: number) {
     log().firstDraw.push({ at: performance.now(), requests });
+  },
+  // replied records how long a replay call took to answer.
+  replied(ms: number) {
+    log().replyMs.push(ms);
   },
   // tauDrawn records the time from a τ change to its redraw.
   tauDrawn(ms: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { budgetRange, clampBudget, countByLevel, defaultBudget, describeRemoval, evictionSteps, stackColumns } from './replay';
+import { budgetRange, clampBudget, countByLevel, describeRemoval, evictionSteps, stackColumns } from './replay';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
 import { nodeStyle, pathData } from './graphsvg';
@@ -32,9 +32,6 @@ describe('budgets', () => {
   test('range covers the peak with a round step', () => {
     expect(budgetRange([100, 20_549, 3])).toEqual({ min: 50, max: 22_000, step: 50 });
     expect(budgetRange([1_000_000])).toEqual({ min: 5000, max: 1_050_000, step: 5000 });
-  });
-  test('default is half the peak on the step grid', () => {
-    expect(defaultBudget([20_549])).toBe(10_250);
   });
   test('clamp', () => {
     expect(clampBudget(Number.NaN, 5, 10)).toBe(5);

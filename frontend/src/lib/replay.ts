@@ -107,11 +107,3 @@ export function budgetRange(before: number[]): { min: number; max: number; step:
   const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? p;
   return { min: step, max, step };
 }
-
-// defaultBudget is the τ a session opens with: half its peak input,
-// rounded, so that a first look shows evictions.
-export function defaultBudget(before: number[]): number {
-  const { step, max } = budgetRange(before);
-  const peak = before.reduce((a, b) => Math.max(a, b), 0);
-  return clampBudget(Math.round(peak / 2 / step) * step, step, max);
-}

@@ -357,6 +357,36 @@ func (d *Debugger) exportReplay(key string, p debug.Params, format string) (stri
 	return string(b), err
 }
 
+// ExportTimelineSVG returns a replay's timeline drawn as SVG by Go, for
+// the browser to download.
+func (d *Debugger) ExportTimelineSVG(key string, p debug.Params) (string, error) {
+	d.app.called("Debugger.ExportTimelineSVG", key, p)
+	return d.timelineSVG(key, p)
+}
+
+func (d *Debugger) timelineSVG(key string, p debug.Params) (string, error) {
+	r, err := d.replay(key, p)
+	if err != nil {
+		return "", err
+	}
+	t, err := r.Timeline(p)
+	if err != nil {
+		return "", err
+	}
+	return string(debug.TimelineSVG(t, 1400, 420)), nil
+}
+
+// SaveTimelineSVG asks where to save a replay's timeline as SVG and
+// writes it there.
+func (d *Debugger) SaveTimelineSVG(key string, p debug.Params) (string, error) {
+	d.app.called("Debugger.SaveTimelineSVG", key, p)
+	doc, err := d.timelineSVG(key, p)
+	if err != nil {
+		return "", err
+	}
+	return d.save("Save the timeline", "timeline.svg", []byte(doc))
+}
+
 // SaveReplay asks the user where to save a replay as JSON or CSV (the
 // desktop's save dialog) and writes it there. It returns the path, ""
 // when the user cancels.

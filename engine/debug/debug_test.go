@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"math"
 	"testing"
 
@@ -226,5 +227,28 @@ func TestDefaultBudget(t *testing.T) {
 		if got := DefaultBudget(tc.before); got != tc.want {
 			t.Errorf("DefaultBudget(%v) = %d, want %d", tc.before, got, tc.want)
 		}
+	}
+}
+
+func TestTimelineSVG(t *testing.T) {
+	r, p := subagent(t)
+	tl, err := r.Timeline(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl.Policy = `<script>x</script>` // a policy name is ours, but escape anyway
+	svg := TimelineSVG(tl, 1200, 400)
+	var doc struct {
+		XMLName xml.Name
+		Paths   []struct{} `xml:"path"`
+	}
+	if err := xml.Unmarshal(svg, &doc); err != nil {
+		t.Fatalf("not XML: %v", err)
+	}
+	if doc.XMLName.Local != "svg" || len(doc.Paths) < len(tl.Evictions)+2 {
+		t.Fatalf("root %s with %d paths for %d evictions", doc.XMLName.Local, len(doc.Paths), len(tl.Evictions))
+	}
+	if bytes.Contains(svg, []byte("<script")) || !bytes.Contains(svg, []byte("&lt;script&gt;")) {
+		t.Error("text is not escaped")
 	}
 }

@@ -156,6 +156,14 @@ test('exports the replay as CSV and the timeline as PNG', async () => {
   assert.equal(text.trim().split('\n').length, 54);
   const [png] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-png]')]);
   assert.match(png.suggestedFilename(), /\.png$/);
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-chart-svg]')]);
+  const chartSvg = await (await svg.createReadStream()).toArray().then((c) => Buffer.concat(c).toString());
+  assert.match(chartSvg, /^<svg[^>]*>[\s\S]*τ = 8000[\s\S]*<\/svg>\s*$/);
+  await page.click('[data-testid=panel-graph]');
+  await page.waitForSelector('[data-testid=episode-graph] .node');
+  const [dag] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-dag-svg]')]);
+  const dagSvg = await (await dag.createReadStream()).toArray().then((c) => Buffer.concat(c).toString());
+  assert.match(dagSvg, /<svg[\s\S]*t1-expl1[\s\S]*<\/svg>/);
 });
 
 test('search inside the session jumps to the request and message', async () => {

@@ -16,6 +16,8 @@ export const debuggerApi = {
   search: (query: string, key: string, size = 100) => call<Hits>('Debugger', 'Search', query, key, size),
   locate: (key: string, thread: number, entry: number) => call<Location>('Debugger', 'Locate', key, thread, entry),
   exportReplay: (key: string, p: Params, format: string) => call<string>('Debugger', 'ExportReplay', key, p, format),
+  exportTimelineSVG: (key: string, p: Params) => call<string>('Debugger', 'ExportTimelineSVG', key, p),
+  saveTimelineSVG: (key: string, p: Params) => call<string>('Debugger', 'SaveTimelineSVG', key, p),
   saveReplay: (key: string, p: Params, format: string) => call<string>('Debugger', 'SaveReplay', key, p, format),
   saveGraph: (key: string, p: Params, k: number) => call<string>('Debugger', 'SaveGraph', key, p, k),
 };

@@ -34,7 +34,7 @@ export async function waitStep(page, k) {
 // waitContext waits until the context view shows request k (1-based).
 export async function waitContext(page, k) {
   await page.waitForFunction((k) => document.querySelector('[data-testid=request-detail]')?.textContent?.startsWith(`Request ${k} `)
-    && document.querySelector('[data-testid=context]') !== null, k);
+    && document.querySelector('[data-testid=context]') !== null && !document.querySelector('.updating'), k);
 }
 
 // concatPi writes a pi session made of `copies` copies of the messages of

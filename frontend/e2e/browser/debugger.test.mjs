@@ -121,6 +121,7 @@ test('two policies side by side', async () => {
   await page.selectOption('[data-testid=compare-policy]', 'truncate');
   // Row 0 is the policy, row 8 all evictions.
   await page.waitForFunction(() => document.querySelector('[data-testid=compare-b-0]')?.textContent === 'truncate');
+  await waitContext(page, await step(page));
   assert.equal(await page.textContent('[data-testid=compare-a-0]'), 'paper');
   const a = await page.textContent('[data-testid=compare-a-2]');
   const b = await page.textContent('[data-testid=compare-b-2]');
@@ -138,12 +139,14 @@ test('the episode DAG follows the step and jumps to messages', async () => {
   await page.locator('[data-testid=episode-graph] .node[data-state=evicted]').first().click();
   await page.waitForSelector('[data-testid=node-evictions] button');
   await page.locator('[data-testid=node-evictions] button').first().click();
+  await waitContext(page, await step(page));
   await screenshot(page, 'debugger-dag.png');
 });
 
 test('the τ sweep draws a curve per policy', async () => {
   await page.click('[data-testid=panel-sweep]');
   await page.waitForSelector('[data-testid=sweep] canvas');
+  await waitContext(page, await step(page));
   const legend = await page.textContent('[data-testid=sweep]');
   for (const p of ['paper', 'pi-cwl', 'truncate', 'compact']) assert.ok(legend.includes(p), `${p} in the sweep legend`);
   await screenshot(page, 'debugger-sweep.png');

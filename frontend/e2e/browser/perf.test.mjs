@@ -92,11 +92,11 @@ test('τ change to redraw on a 1M-token session', { timeout: 300_000 }, async ()
     await page.waitForFunction((n) => document.querySelector('[data-testid=request-detail]')?.textContent?.startsWith(`Request ${n} `)
       && !document.querySelector('.updating') && document.querySelector('[data-testid=ctx-row]'), n, { timeout: 60_000 });
     const contextMs = Date.now() - c0;
-    const tokens = Number((await page.textContent('[data-testid=request-tokens]')).replace(/,/g, ''));
+    const peak = Number(await page.getAttribute('[data-testid=timeline]', 'data-peak'));
     recordBench({
       tauTyped: { ...stats(typed), unit: 'ms', what: `τ typed → timeline redrawn, ${n} requests, inferred episodes, paper policy` },
       tauDragged: { ...stats(dragged), unit: 'ms', what: 'slider drag (41 moves, 16 ms apart) → each redraw, from the input that redraw shows' },
-      oneMillion: { requests: n, lastInputUncapped: tokens, openMs, contextAtLastMs: contextMs },
+      oneMillion: { requests: n, peakInputUncapped: peak, openMs, contextAtLastMs: contextMs },
     });
     console.log('tau typed', stats(typed), 'dragged', stats(dragged), 'open', openMs, 'context', contextMs, 'n', n);
     await page.close();

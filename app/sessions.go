@@ -75,6 +75,8 @@ type SessionInfo struct {
 	Live bool `json:"live"`
 	// Seen is how many requests the user has seen; the rest are new.
 	Seen int `json:"seen"`
+	// LastActivity is the time of the session's latest entry.
+	LastActivity time.Time `json:"lastActivity"`
 }
 
 func newSessions(a *App, initial string) *Sessions {
@@ -144,6 +146,7 @@ func (s *Sessions) addStats(info *SessionInfo) error {
 	}
 	info.Requests, info.ToolCalls, info.Compactions = st.Requests, st.ToolCalls, st.Compactions
 	info.Errors, info.Warnings, info.Peak, info.Tokens = st.Errors, st.Warnings, st.Peak, st.Total
+	info.LastActivity = st.LastActivity
 	return nil
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"ctxscope/engine/report"
 )
@@ -18,6 +19,8 @@ type sessionStats struct {
 	Warnings    int   `json:"warnings"`
 	Peak        int   `json:"peak"`  // the largest request input (estimate)
 	Total       int64 `json:"total"` // Σ request inputs (estimate)
+	// LastActivity is the time of the session's latest entry.
+	LastActivity time.Time `json:"lastActivity"`
 }
 
 func statsSetting(key string) string { return "stats:" + key }
@@ -44,6 +47,13 @@ func (s *Sessions) statsOf(key string) (sessionStats, error) {
 	l, err := o.ledger("estimate")
 	if err != nil {
 		return sessionStats{}, err
+	}
+	for _, t := range o.s.Threads {
+		for _, e := range t.Entries {
+			if e.Time.After(st.LastActivity) {
+				st.LastActivity = e.Time
+			}
+		}
 	}
 	for _, p := range report.Timeline(o.requests, l) {
 		st.Peak = max(st.Peak, p.Tokens)

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"math"
+	"os"
+	"strings"
 	"testing"
 
 	"ctxscope/engine/cwl"
@@ -250,5 +252,51 @@ func TestTimelineSVG(t *testing.T) {
 	}
 	if bytes.Contains(svg, []byte("<script")) || !bytes.Contains(svg, []byte("&lt;script&gt;")) {
 		t.Error("text is not escaped")
+	}
+}
+
+// TestBranchesOfATree replays a pi session whose history forks (pi's
+// /tree): the thread reports two branches and each branch's requests
+// share a context of their own.
+func TestBranchesOfATree(t *testing.T) {
+	lines := []string{
+		`{"type":"session","version":3,"id":"tree","cwd":"/w","timestamp":"2026-01-01T00:00:00Z"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":[{"type":"text","text":"start"}]}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":[{"type":"text","text":"first answer"}]}}`,
+		`{"type":"message","id":"u2","parentId":"a1","timestamp":"2026-01-01T00:00:03Z","message":{"role":"user","content":[{"type":"text","text":"go left"}]}}`,
+		`{"type":"message","id":"a2","parentId":"u2","timestamp":"2026-01-01T00:00:04Z","message":{"role":"assistant","content":[{"type":"text","text":"left"}]}}`,
+		`{"type":"message","id":"u3","parentId":"a1","timestamp":"2026-01-01T00:00:05Z","message":{"role":"user","content":[{"type":"text","text":"go right instead"}]}}`,
+		`{"type":"message","id":"a3","parentId":"u3","timestamp":"2026-01-01T00:00:06Z","message":{"role":"assistant","content":[{"type":"text","text":"right"}]}}`,
+	}
+	path := t.TempDir() + "/tree.jsonl"
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := readSession(t, path)
+	th := Threads(s)
+	if len(th) != 1 || th[0].Branches != 2 || th[0].Requests != 3 {
+		t.Fatalf("threads %+v", th)
+	}
+	r, err := New(s, Params{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := r.Timeline(Params{Policy: cwl.PolicyNone, Budget: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Context) != 3 || tl.Context[1] == tl.Context[2] {
+		t.Fatalf("contexts %v: the two branches should not share one", tl.Context)
+	}
+	right, err := r.Context(Params{Policy: cwl.PolicyNone, Budget: 1000}, 2, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range right.Items {
+		texts = append(texts, it.Blocks[0].Text)
+	}
+	if strings.Join(texts, "|") != "start|first answer|go right instead" {
+		t.Errorf("the right branch's input is %q", texts)
 	}
 }

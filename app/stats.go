@@ -23,6 +23,10 @@ type sessionStats struct {
 	LastActivity time.Time `json:"lastActivity"`
 }
 
+// keepLoaded is how many sessions stay in memory after their stats were
+// computed.
+const keepLoaded = 8
+
 func statsSetting(key string) string { return "stats:" + key }
 func seenSetting(key string) string  { return "seen:" + key }
 
@@ -38,9 +42,23 @@ func (s *Sessions) statsOf(key string) (sessionStats, error) {
 	if ok, err := s.app.ws.Store.Setting(ctx, statsSetting(key), &st); err == nil && ok && st.Revision == row.Revision {
 		return st, nil
 	}
+	// A session loaded only for its stats does not stay in memory once a
+	// few are (a folder import would load them all).
+	s.mu.Lock()
+	_, wasOpen := s.open[key]
+	s.mu.Unlock()
 	o, err := s.get(key)
 	if err != nil {
 		return sessionStats{}, err
+	}
+	if !wasOpen {
+		defer func() {
+			s.mu.Lock()
+			if s.open[key] == o && len(s.open) > keepLoaded {
+				delete(s.open, key)
+			}
+			s.mu.Unlock()
+		}()
 	}
 	st = sessionStats{Revision: o.revision, Requests: o.info.Requests, ToolCalls: o.info.ToolCalls, Compactions: o.info.Compactions,
 		Errors: o.info.Errors, Warnings: o.info.Warnings}

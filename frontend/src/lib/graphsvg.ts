@@ -76,6 +76,14 @@ export function stateText(attrs: Record<string, string>): string {
   return `${attrs.kind ?? ''} · ${attrs.state ?? ''}${lv}${attrs.inferred === 'true' ? ' · inferred' : ''}`;
 }
 
+// timeText says when an episode ran, from its time attributes (RFC 3339),
+// "" when the session recorded no times.
+export function timeText(attrs: Record<string, string>): string {
+  if (!attrs.time) return '';
+  const fmt = (t: string) => new Date(t).toISOString().replace('T', ' ').slice(0, 19);
+  return attrs.end_time ? `${fmt(attrs.time)} → ${fmt(attrs.end_time)}` : `from ${fmt(attrs.time)}`;
+}
+
 // renderGraph replaces the children of svg with the drawing. onnode is
 // called with a node when it is clicked or activated with the keyboard.
 export function renderGraph(svg: SVGSVGElement, d: Drawing, selected: string, onnode: (n: DrawnNode) => void): void {
@@ -107,7 +115,7 @@ export function renderGraph(svg: SVGSVGElement, d: Drawing, selected: string, on
     const text = el('text', { x: n.x, y: n.y + 4, 'text-anchor': 'middle', fill: st.text, 'font-size': 12 });
     text.textContent = n.label;
     const title = el('title', {});
-    title.textContent = `${n.label}\n${stateText(n.attrs)}${n.attrs.description ? '\n' + n.attrs.description : ''}`;
+    title.textContent = [n.label, stateText(n.attrs), timeText(n.attrs), n.attrs.description ?? ''].filter(Boolean).join('\n');
     g.append(rect, text, title);
     g.addEventListener('click', () => onnode(n));
     g.addEventListener('keydown', (ev) => {

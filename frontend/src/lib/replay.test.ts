@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { budgetRange, clampBudget, countByLevel, describeRemoval, evictionSteps, stackColumns } from './replay';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
-import { nodeStyle, pathData } from './graphsvg';
+import { nodeStyle, pathData, timeText } from './graphsvg';
 
 describe('stackColumns', () => {
   test('cumulates kept categories, the last series is the total', () => {
@@ -81,6 +81,11 @@ describe('graph drawing', () => {
     expect(pathData([{ x: 0, y: 0 }, { x: 10.04, y: 5 }])).toBe('M 0 0 L 10 5');
     expect(pathData([{ x: 0, y: 0 }, { x: 1, y: 1 }, { x: 2, y: 2 }, { x: 3, y: 3 }], true)).toBe('M 0 0 C 1 1 2 2 3 3');
     expect(pathData([])).toBe('');
+  });
+  test('timeText', () => {
+    expect(timeText({ time: '2026-01-02T03:04:05Z', end_time: '2026-01-02T03:09:00Z' })).toBe('2026-01-02 03:04:05 → 2026-01-02 03:09:00');
+    expect(timeText({ time: '2026-01-02T03:04:05Z' })).toBe('from 2026-01-02 03:04:05');
+    expect(timeText({})).toBe('');
   });
   test('states look different', () => {
     const evicted = nodeStyle({ kind: 'expl', state: 'evicted', level: '4' });

@@ -4,6 +4,8 @@
 // the machine is shared and its timings vary.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { launchBrowser, screenshot, startServe } from '../lib.mjs';
 import { concatPi, openPath, piBeforeCompaction, recordBench, stats } from '../debugger-helpers.mjs';
 
@@ -102,6 +104,7 @@ test('τ change to redraw on a 1M-token session', { timeout: 300_000 }, async ()
     await page.close();
   } finally {
     server.stop();
+    rmSync(dirname(path), { recursive: true, force: true });
   }
 });
 
@@ -153,5 +156,6 @@ test('scrubbing the timeline at 5,000 requests', { timeout: 300_000 }, async () 
     await page.close();
   } finally {
     server.stop();
+    rmSync(dirname(path), { recursive: true, force: true });
   }
 });

@@ -2,7 +2,7 @@
 // user typed: session content never travels from the frontend to Go.
 import { backend } from '../backend';
 import { call } from './call';
-import type { Environment, SessionInfo } from '../types/sessions';
+import type { Environment, SessionInfo, TimelineView } from '../types/sessions';
 
 export const sessionsApi = {
   environment: () => call<Environment>('UI', 'Environment'),
@@ -16,6 +16,7 @@ export const sessionsApi = {
   openDialog: () => call<SessionInfo>('Sessions', 'OpenDialog'),
   openDemo: () => call<SessionInfo>('Sessions', 'OpenDemo'),
   counters: () => call<string[]>('Sessions', 'Counters'),
+  timeline: (key: string, counter: string) => call<TimelineView>('Sessions', 'Timeline', key, counter),
   upload: async (file: File) => {
     if (!backend.upload) throw new Error('upload is only available in the browser');
     return (await backend.upload(file)) as SessionInfo;

@@ -1,5 +1,5 @@
-// Types of the values the Sessions and UI services return (package app).
-// Field names follow the Go json tags.
+// Types of the values the Go services return (package app and
+// engine/report). Field names follow the Go json tags.
 
 export interface Environment {
   desktop: boolean;
@@ -32,4 +32,34 @@ export interface SessionInfo {
   live: boolean;
   seen: number;
   lastActivity: string;
+}
+
+export interface Point {
+  request: number;
+  line: number;
+  entryId: string;
+  time: string;
+  tokens: number;
+  breakdown: number[];
+  messages: number;
+  reported: number;
+  afterCompaction?: boolean;
+}
+
+export interface Compaction {
+  line: number;
+  entryId: string;
+  time: string;
+  tokensBefore: number;
+  nextRequest: number;
+  thread: string;
+  summary: string;
+}
+
+export interface TimelineView {
+  sessionId: string;
+  counter: string;
+  categories: string[];
+  points: Point[];
+  compactions: Compaction[];
 }

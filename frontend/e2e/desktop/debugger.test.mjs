@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { artifacts, bin, distinctColors, newWorkspace, waitForLine } from '../lib.mjs';
-import { beaconServer, claudeSession, hostileSession, payloadMarkers } from '../debugger-helpers.mjs';
+import { beaconServer, claudeSession, hostileSession, payloadMarkers, piLarge } from '../debugger-helpers.mjs';
 
 // launch starts the desktop app on a session file and waits until its
 // timeline has drawn.
@@ -87,4 +87,31 @@ test('a hostile session is inert in the desktop window and none of it reaches Go
     for (const m of payloadMarkers) assert.ok(!args.includes(m), `${c.method} received ${m}: ${args.slice(0, 200)}`);
   }
   assert.deepEqual(beacon.hits, [], 'a payload fetched from the beacon');
+});
+
+test('a followed session grows in the desktop window (Wails events)', { timeout: 150_000 }, async () => {
+  const lines = readFileSync(piLarge, 'utf8').trimEnd().split('\n');
+  const path = join(mkdtempSync(join(tmpdir(), 'ctxscope-live-')), 'live-session.jsonl');
+  writeFileSync(path, lines.slice(0, 400).join('\n') + '\n');
+  const log = join(mkdtempSync(join(tmpdir(), 'ctxscope-calls-')), 'calls.jsonl');
+  const { proc } = await launch(path, { CTXSCOPE_CALL_LOG: log });
+  try {
+    const following = waitForLine(proc.stdout, /following (\S+)/, 20_000, 'the app to follow the session');
+    keys('l');
+    await following;
+    const before = readFileSync(log, 'utf8').trim().split('\n').length;
+    appendFileSync(path, lines.slice(400, 600).join('\n') + '\n');
+    // The frontend reacts to session:appended by reading the threads and
+    // replaying again: its calls show in the log.
+    let reacted = false;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !reacted; await sleep(100)) {
+      const calls = readFileSync(log, 'utf8').trim().split('\n').slice(before).map((l) => JSON.parse(l));
+      reacted = calls.some((c) => c.method === 'Debugger.Threads') && calls.some((c) => c.method === 'Debugger.Replay');
+    }
+    assert.ok(reacted, 'the window did not react to the appended records');
+    await sleep(1000);
+    await shot('desktop-live.png');
+  } finally {
+    proc.kill('SIGTERM');
+  }
 });

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/debug"
@@ -18,16 +19,29 @@ const previewBytes = 160
 // maxSweepBudgets bounds a sweep, so that one call stays interactive.
 const maxSweepBudgets = 400
 
+// maxPrepared bounds the threads kept prepared; the least recently used
+// goes first.
+const maxPrepared = 8
+
 // Debugger is the bound service of the session debugger: replays of one
 // thread under a policy and budget, the exact context at a request, the
 // episode graph, sweeps, search hits located among requests, and exports.
-// A thread is prepared once per counter and episode mode and kept until
-// its session changes.
+// A thread is prepared once per counter and episode mode (calls that ask
+// for it at once wait for one preparation) and kept until its session
+// changes or it is the least recently used of more than maxPrepared.
 type Debugger struct {
 	app *App
 
 	mu      sync.Mutex
-	replays map[string]*preparedReplay
+	replays map[string]*replayEntry
+}
+
+// replayEntry is a thread being prepared or prepared.
+type replayEntry struct {
+	once sync.Once
+	r    *preparedReplay
+	err  error
+	used time.Time
 }
 
 // preparedReplay is a debug.Replay with the layout of its episode graphs.
@@ -42,7 +56,7 @@ type graphLayout struct {
 	layout *graphviz.Layout
 }
 
-func newDebugger(a *App) *Debugger { return &Debugger{app: a, replays: map[string]*preparedReplay{}} }
+func newDebugger(a *App) *Debugger { return &Debugger{app: a, replays: map[string]*replayEntry{}} }
 
 // replay returns the prepared replay for a session key and params,
 // preparing it on first use or after the session changed.
@@ -54,31 +68,57 @@ func (d *Debugger) replay(key string, p debug.Params) (*preparedReplay, error) {
 	if err != nil {
 		return nil, err
 	}
-	id := key + "@" + strconv.Itoa(o.revision) + "/" + p.Key()
+	rev := key + "@" + strconv.Itoa(o.revision) + "/"
+	id := rev + p.Key()
 	d.mu.Lock()
-	r := d.replays[id]
-	d.mu.Unlock()
-	if r != nil {
-		return r, nil
-	}
-	l, err := o.ledger(p.Counter)
-	if err != nil {
-		return nil, err
-	}
-	rep, err := debug.New(o.s, p, l)
-	if err != nil {
-		return nil, err
-	}
-	r = &preparedReplay{Replay: rep, layouts: map[int]*graphLayout{}}
-	d.mu.Lock()
-	for k := range d.replays { // drop what an older revision prepared
-		if strings.HasPrefix(k, key+"@") && !strings.HasPrefix(k, key+"@"+strconv.Itoa(o.revision)+"/") {
-			delete(d.replays, k)
+	e := d.replays[id]
+	if e == nil {
+		e = &replayEntry{}
+		for k := range d.replays { // drop what an older revision prepared
+			if strings.HasPrefix(k, key+"@") && !strings.HasPrefix(k, rev) {
+				delete(d.replays, k)
+			}
 		}
+		d.replays[id] = e
+		d.evictLocked()
 	}
-	d.replays[id] = r
+	e.used = time.Now()
 	d.mu.Unlock()
-	return r, nil
+	e.once.Do(func() {
+		l, err := o.ledger(p.Counter)
+		if err != nil {
+			e.err = err
+			return
+		}
+		rep, err := debug.New(o.s, p, l)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.r = &preparedReplay{Replay: rep, layouts: map[int]*graphLayout{}}
+	})
+	if e.err != nil {
+		d.mu.Lock()
+		if d.replays[id] == e {
+			delete(d.replays, id)
+		}
+		d.mu.Unlock()
+	}
+	return e.r, e.err
+}
+
+// evictLocked drops the least recently used prepared threads beyond
+// maxPrepared. The caller holds d.mu.
+func (d *Debugger) evictLocked() {
+	for len(d.replays) > maxPrepared {
+		oldest := ""
+		for k, e := range d.replays {
+			if oldest == "" || e.used.Before(d.replays[oldest].used) {
+				oldest = k
+			}
+		}
+		delete(d.replays, oldest)
+	}
 }
 
 // forget drops everything prepared for a session.

@@ -200,3 +200,39 @@ func TestLiveSessionAppends(t *testing.T) {
 		t.Error("still following")
 	}
 }
+
+// TestPreparedThreadsAreBounded prepares more threads than are kept and
+// checks that concurrent first calls share one preparation.
+func TestPreparedThreadsAreBounded(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(claudeSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := a.debugger
+	var wg sync.WaitGroup
+	got := make([]*preparedReplay, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], _ = d.replay(info.Key, debug.Params{Thread: 2, Counter: "estimate", Episodes: "inferred"})
+		}()
+	}
+	wg.Wait()
+	for _, r := range got[1:] {
+		if r == nil || r != got[0] {
+			t.Fatal("concurrent first calls prepared the thread more than once")
+		}
+	}
+	for th := range 6 {
+		for _, mode := range []string{"declared", "inferred"} {
+			if _, err := d.replay(info.Key, debug.Params{Thread: th, Counter: "estimate", Episodes: mode}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := len(d.replays); n != maxPrepared {
+		t.Errorf("%d threads prepared, want the last %d", n, maxPrepared)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -30,8 +31,9 @@ type Sessions struct {
 	app     *App
 	initial string
 
-	mu   sync.Mutex
-	open map[string]*openSession
+	mu      sync.Mutex
+	open    map[string]*openSession
+	loading map[string]*load // by key@revision
 }
 
 // openSession is a stored session loaded in memory with its derived data.
@@ -80,7 +82,7 @@ type SessionInfo struct {
 }
 
 func newSessions(a *App, initial string) *Sessions {
-	return &Sessions{app: a, initial: initial, open: map[string]*openSession{}}
+	return &Sessions{app: a, initial: initial, open: map[string]*openSession{}, loading: map[string]*load{}}
 }
 
 // demoSetting records that the workspace was given the demo session.
@@ -342,19 +344,47 @@ func (s *Sessions) get(key string) (*openSession, error) {
 	}
 	s.mu.Lock()
 	o := s.open[key]
-	s.mu.Unlock()
 	if o != nil && o.revision == row.Revision {
+		s.mu.Unlock()
 		return o, nil
 	}
+	// Calls that need the same revision at once share one load.
+	id := key + "@" + strconv.Itoa(row.Revision)
+	l := s.loading[id]
+	if l == nil {
+		l = &load{done: make(chan struct{})}
+		s.loading[id] = l
+		s.mu.Unlock()
+		l.o, l.err = s.load(key, row)
+		s.mu.Lock()
+		delete(s.loading, id)
+		if l.err == nil {
+			s.open[key] = l.o
+		}
+		s.mu.Unlock()
+		close(l.done)
+	} else {
+		s.mu.Unlock()
+		<-l.done
+	}
+	return l.o, l.err
+}
+
+// load is a session being loaded.
+type load struct {
+	done chan struct{}
+	o    *openSession
+	err  error
+}
+
+// load reads a stored session and derives what the services need.
+func (s *Sessions) load(key string, row store.SessionInfo) (*openSession, error) {
 	sess, err := s.app.ws.LoadSession(key)
 	if err != nil {
 		return nil, err
 	}
-	o = newOpenSession(s.summary(row), row.Revision, sess)
+	o := newOpenSession(s.summary(row), row.Revision, sess)
 	o.info.Demo = s.isDemo(row.Source)
-	s.mu.Lock()
-	s.open[key] = o
-	s.mu.Unlock()
 	return o, nil
 }
 

@@ -26,7 +26,16 @@ var icon []byte
 // the first session shown.
 func runDesktop(env *cli.Env, file string) error {
 	ensureLanguage()
-	a, err := app.New(app.Options{Workspace: env.Workspace, Initial: file, Log: env.Stdout})
+	opts := app.Options{Workspace: env.Workspace, Initial: file, Log: env.Stdout}
+	calls, err := cli.OpenCallLog()
+	if err != nil {
+		return err
+	}
+	if calls != nil {
+		defer calls.Close()
+		opts.CallLog = calls
+	}
+	a, err := app.New(opts)
 	if err != nil {
 		return err
 	}
@@ -49,8 +58,10 @@ func runDesktop(env *cli.Env, file string) error {
 			fmt.Fprintln(env.Stdout, "ctxscope: dom ready")
 		},
 		OnShutdown: a.Shutdown,
-		Linux:      &linux.Options{Icon: icon, ProgramName: "ctxscope"},
-		Bind:       a.Bindings(),
+		// Sessions dropped on the window are imported by path.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
+		Linux:       &linux.Options{Icon: icon, ProgramName: "ctxscope"},
+		Bind:        a.Bindings(),
 	})
 }
 
@@ -89,6 +100,10 @@ func (d *desktop) OpenFileDialog(title string) (string, error) {
 			{DisplayName: "All files", Pattern: "*"},
 		},
 	})
+}
+
+func (d *desktop) SaveFileDialog(title, name string) (string, error) {
+	return runtime.SaveFileDialog(d.ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: name})
 }
 
 func (d *desktop) Emit(event string, data any) { runtime.EventsEmit(d.ctx, event, data) }

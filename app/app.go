@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"ctxscope/search"
 )
@@ -24,6 +25,10 @@ type Platform interface {
 	// its path, or "" when the user cancels. Hosts without dialogs return
 	// ErrNoDialog.
 	OpenFileDialog(title string) (string, error)
+	// SaveFileDialog asks the user where to save a file, suggesting name,
+	// and returns the path, or "" when the user cancels. Hosts without
+	// dialogs return ErrNoDialog.
+	SaveFileDialog(title, name string) (string, error)
 	// Emit sends an event to the frontend.
 	Emit(event string, data any)
 	// Desktop reports whether the host is the desktop window (true) or a
@@ -40,6 +45,10 @@ type Options struct {
 	Initial string
 	// Log receives one line per notable event; nil means os.Stderr.
 	Log io.Writer
+	// CallLog, when not nil, receives one JSON line per call of a bound
+	// method with its arguments (the CTXSCOPE_CALL_LOG file): tests check
+	// with it that no session content reaches Go from the frontend.
+	CallLog io.Writer
 }
 
 // App owns the workspace and the bound services.
@@ -49,13 +58,18 @@ type App struct {
 	ws       *search.Workspace
 	sessions *Sessions
 	ui       *UI
+	debugger *Debugger
+	live     *Live
+	index    *indexer
+	callMu   sync.Mutex
+	callLog  io.Writer
 }
 
 // New opens the workspace and returns an app with no platform yet; call
 // SetPlatform before use, and Close when done. A workspace that has never
 // held a session is given the bundled demo session, once.
 func New(opts Options) (*App, error) {
-	a := &App{log: opts.Log, platform: noPlatform{}}
+	a := &App{log: opts.Log, platform: noPlatform{}, callLog: opts.CallLog}
 	if a.log == nil {
 		a.log = os.Stderr
 	}
@@ -67,17 +81,25 @@ func New(opts Options) (*App, error) {
 		a.logf("search index rebuilt for a new mapping")
 	}
 	a.ws = ws
+	a.index = newIndexer(a)
 	a.sessions = newSessions(a, opts.Initial)
 	a.ui = &UI{app: a}
+	a.debugger = newDebugger(a)
+	a.live = newLive(a)
 	if err := a.sessions.seedDemo(context.Background()); err != nil {
+		a.index.close()
 		ws.Close()
 		return nil, err
 	}
 	return a, nil
 }
 
-// Close closes the workspace.
-func (a *App) Close() error { return a.ws.Close() }
+// Close stops following live sessions and closes the workspace.
+func (a *App) Close() error {
+	a.live.close()
+	a.index.close()
+	return a.ws.Close()
+}
 
 // SetPlatform sets the host's platform.
 func (a *App) SetPlatform(p Platform) { a.platform = p }
@@ -94,7 +116,7 @@ func (a *App) Shutdown(ctx context.Context) {
 
 // Bindings returns the services the frontend may call. Every exported
 // method of each is callable; nothing else is.
-func (a *App) Bindings() []any { return []any{a.sessions, a.ui} }
+func (a *App) Bindings() []any { return []any{a.sessions, a.ui, a.debugger, a.live} }
 
 // Sessions returns the sessions service, for hosts that need it directly
 // (serve mode's upload endpoint).
@@ -107,6 +129,7 @@ func (a *App) logf(format string, args ...any) {
 // noPlatform is the platform before the host sets one.
 type noPlatform struct{}
 
-func (noPlatform) OpenFileDialog(string) (string, error) { return "", ErrNoDialog }
-func (noPlatform) Emit(string, any)                      {}
-func (noPlatform) Desktop() bool                         { return false }
+func (noPlatform) OpenFileDialog(string) (string, error)         { return "", ErrNoDialog }
+func (noPlatform) SaveFileDialog(string, string) (string, error) { return "", ErrNoDialog }
+func (noPlatform) Emit(string, any)                              {}
+func (noPlatform) Desktop() bool                                 { return false }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -30,8 +31,9 @@ type Sessions struct {
 	app     *App
 	initial string
 
-	mu   sync.Mutex
-	open map[string]*openSession
+	mu      sync.Mutex
+	open    map[string]*openSession
+	loading map[string]*load // by key@revision
 }
 
 // openSession is a stored session loaded in memory with its derived data.
@@ -67,10 +69,20 @@ type SessionInfo struct {
 	// strings, at most 200. Only Open fills it.
 	Diagnostics []string `json:"diagnostics"`
 	Demo        bool     `json:"demo"`
+	// Peak and Tokens are the largest request input and the sum of all
+	// request inputs of the main thread, by the estimator.
+	Peak   int   `json:"peak"`
+	Tokens int64 `json:"tokens"`
+	// Live is true while the session's file is followed.
+	Live bool `json:"live"`
+	// Seen is how many requests the user has seen; the rest are new.
+	Seen int `json:"seen"`
+	// LastActivity is the time of the session's latest entry.
+	LastActivity time.Time `json:"lastActivity"`
 }
 
 func newSessions(a *App, initial string) *Sessions {
-	return &Sessions{app: a, initial: initial, open: map[string]*openSession{}}
+	return &Sessions{app: a, initial: initial, open: map[string]*openSession{}, loading: map[string]*load{}}
 }
 
 // demoSetting records that the workspace was given the demo session.
@@ -109,15 +121,35 @@ func (s *Sessions) demoPath() (string, error) {
 
 // List returns the workspace's sessions, most recently started first.
 func (s *Sessions) List() ([]SessionInfo, error) {
+	s.app.called("Sessions.List")
 	rows, err := s.app.ws.Sessions(context.Background(), 0, 0)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]SessionInfo, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, s.summary(r))
+		info := s.summary(r)
+		if err := s.addStats(&info); err != nil {
+			info.Diagnostics = []string{err.Error()}
+		}
+		out = append(out, info)
 	}
 	return out, nil
+}
+
+// addStats fills in the cached figures of a session, its live status and
+// what the user has seen of it.
+func (s *Sessions) addStats(info *SessionInfo) error {
+	info.Live = s.app.live.isFollowing(info.Key)
+	info.Seen = s.seen(info.Key)
+	st, err := s.statsOf(info.Key)
+	if err != nil {
+		return err
+	}
+	info.Requests, info.ToolCalls, info.Compactions = st.Requests, st.ToolCalls, st.Compactions
+	info.Errors, info.Warnings, info.Peak, info.Tokens = st.Errors, st.Warnings, st.Peak, st.Total
+	info.LastActivity = st.LastActivity
+	return nil
 }
 
 // summary turns a store row into a SessionInfo, adding what only an
@@ -144,19 +176,25 @@ func (s *Sessions) isDemo(source string) bool {
 // line, else the most recently started session of the workspace. It
 // returns an empty SessionInfo for an empty workspace.
 func (s *Sessions) Initial() (SessionInfo, error) {
+	s.app.called("Sessions.Initial")
 	if s.initial != "" {
-		return s.OpenPath(s.initial)
+		return s.openPath(s.initial)
 	}
 	rows, err := s.app.ws.Sessions(context.Background(), 0, 1)
 	if err != nil || len(rows) == 0 {
 		return SessionInfo{}, err
 	}
-	return s.Open(rows[0].Key)
+	return s.openKey(rows[0].Key)
 }
 
 // OpenPath imports the session file at path into the workspace and opens
 // its (first) session. Importing an unchanged file again does nothing.
 func (s *Sessions) OpenPath(path string) (SessionInfo, error) {
+	s.app.called("Sessions.OpenPath", path)
+	return s.openPath(path)
+}
+
+func (s *Sessions) openPath(path string) (SessionInfo, error) {
 	if path == "" {
 		return SessionInfo{}, fmt.Errorf("no file given")
 	}
@@ -164,21 +202,27 @@ func (s *Sessions) OpenPath(path string) (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	keys, err := s.Import([]string{abs})
+	keys, err := s.importPaths([]string{abs})
 	if err != nil {
 		return SessionInfo{}, err
 	}
 	if len(keys) == 0 {
 		return SessionInfo{}, fmt.Errorf("%s holds no session", path)
 	}
-	return s.Open(keys[0])
+	return s.openKey(keys[0])
 }
 
 // Import imports files, directories or globs into the workspace and
 // returns the keys of the sessions they hold. Files that fail are named
 // in the error; the others are imported.
 func (s *Sessions) Import(paths []string) ([]string, error) {
-	results, errs := s.app.ws.Import(context.Background(), paths)
+	s.app.called("Sessions.Import", paths)
+	return s.importPaths(paths)
+}
+
+func (s *Sessions) importPaths(paths []string) ([]string, error) {
+	results, errs := s.app.ws.ImportUnindexed(context.Background(), paths)
+	s.app.index.request()
 	var keys []string
 	for _, r := range results {
 		for _, c := range r.Sessions {
@@ -192,6 +236,11 @@ func (s *Sessions) Import(paths []string) ([]string, error) {
 			failed = append(failed, err)
 		}
 	}
+	for _, k := range keys {
+		if _, err := s.statsOf(k); err != nil {
+			failed = append(failed, err)
+		}
+	}
 	s.app.logf("imported %d session(s) from %d path(s)", len(keys), len(paths))
 	return keys, errors.Join(failed...)
 }
@@ -200,21 +249,23 @@ func (s *Sessions) Import(paths []string) ([]string, error) {
 // imports and opens it. It returns an empty SessionInfo when the user
 // cancels.
 func (s *Sessions) OpenDialog() (SessionInfo, error) {
+	s.app.called("Sessions.OpenDialog")
 	path, err := s.app.platform.OpenFileDialog("Open an agent session")
 	if err != nil || path == "" {
 		return SessionInfo{}, err
 	}
-	return s.OpenPath(path)
+	return s.openPath(path)
 }
 
 // OpenDemo opens the bundled demo session, importing it again if it was
 // deleted.
 func (s *Sessions) OpenDemo() (SessionInfo, error) {
+	s.app.called("Sessions.OpenDemo")
 	path, err := s.demoPath()
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return s.OpenPath(path)
+	return s.openPath(path)
 }
 
 // Upload stores content received from a browser under the workspace's
@@ -248,25 +299,37 @@ func (s *Sessions) Upload(r io.Reader, name string) (SessionInfo, error) {
 		os.Remove(tmp.Name())
 		return SessionInfo{}, err
 	}
-	return s.OpenPath(path)
+	return s.openPath(path)
 }
 
 // Delete removes a session from the workspace.
 func (s *Sessions) Delete(key string) error {
+	s.app.called("Sessions.Delete", key)
 	s.mu.Lock()
 	delete(s.open, key)
 	s.mu.Unlock()
+	s.app.debugger.forget(key)
+	s.app.live.Unfollow(key)
 	return s.app.ws.DeleteSession(context.Background(), key)
 }
 
 // Open loads a stored session and returns its description, diagnostics
 // included.
 func (s *Sessions) Open(key string) (SessionInfo, error) {
+	s.app.called("Sessions.Open", key)
+	return s.openKey(key)
+}
+
+func (s *Sessions) openKey(key string) (SessionInfo, error) {
 	o, err := s.get(key)
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return o.info, nil
+	info := o.info
+	if err := s.addStats(&info); err != nil {
+		return SessionInfo{}, err
+	}
+	return info, nil
 }
 
 // get returns the opened session for key, loading it when it is not in
@@ -281,19 +344,47 @@ func (s *Sessions) get(key string) (*openSession, error) {
 	}
 	s.mu.Lock()
 	o := s.open[key]
-	s.mu.Unlock()
 	if o != nil && o.revision == row.Revision {
+		s.mu.Unlock()
 		return o, nil
 	}
+	// Calls that need the same revision at once share one load.
+	id := key + "@" + strconv.Itoa(row.Revision)
+	l := s.loading[id]
+	if l == nil {
+		l = &load{done: make(chan struct{})}
+		s.loading[id] = l
+		s.mu.Unlock()
+		l.o, l.err = s.load(key, row)
+		s.mu.Lock()
+		delete(s.loading, id)
+		if l.err == nil {
+			s.open[key] = l.o
+		}
+		s.mu.Unlock()
+		close(l.done)
+	} else {
+		s.mu.Unlock()
+		<-l.done
+	}
+	return l.o, l.err
+}
+
+// load is a session being loaded.
+type load struct {
+	done chan struct{}
+	o    *openSession
+	err  error
+}
+
+// load reads a stored session and derives what the services need.
+func (s *Sessions) load(key string, row store.SessionInfo) (*openSession, error) {
 	sess, err := s.app.ws.LoadSession(key)
 	if err != nil {
 		return nil, err
 	}
-	o = newOpenSession(s.summary(row), row.Revision, sess)
+	o := newOpenSession(s.summary(row), row.Revision, sess)
 	o.info.Demo = s.isDemo(row.Source)
-	s.mu.Lock()
-	s.open[key] = o
-	s.mu.Unlock()
 	return o, nil
 }
 

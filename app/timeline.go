@@ -17,12 +17,16 @@ type TimelineView struct {
 }
 
 // Counters lists the token counters, the default first.
-func (s *Sessions) Counters() []string { return tokens.Names }
+func (s *Sessions) Counters() []string {
+	s.app.called("Sessions.Counters")
+	return tokens.Names
+}
 
 // Timeline measures every request of the session's main thread with the
 // named counter ("estimate", "o200k" or "cl100k"). The first call for a
 // BPE counter tokenizes the session; later calls reuse the counts.
 func (s *Sessions) Timeline(id, counter string) (TimelineView, error) {
+	s.app.called("Sessions.Timeline", id, counter)
 	o, err := s.get(id)
 	if err != nil {
 		return TimelineView{}, err

@@ -16,6 +16,7 @@ type Environment struct {
 
 // Environment reports what the host offers.
 func (u *UI) Environment() Environment {
+	u.app.called("UI.Environment")
 	desktop := u.app.platform.Desktop()
 	return Environment{Desktop: desktop, Dialogs: desktop, Upload: !desktop}
 }
@@ -24,6 +25,7 @@ func (u *UI) Environment() Environment {
 // logs one line that tests wait for instead of sleeping. Only counts
 // travel: no session content.
 func (u *UI) Rendered(view string, requests int) {
+	u.app.called("UI.Rendered", view, requests)
 	u.app.logf("rendered view=%s requests=%d", sanitizeWord(view), requests)
 }
 

@@ -56,6 +56,17 @@ func (e *SkippedError) Unwrap() error { return e.Err }
 // importer recognises come back as *SkippedError; a file named directly
 // that is not a session is an error.
 func (w *Workspace) Import(ctx context.Context, paths []string) (results []*store.ImportResult, errs []error) {
+	results, errs = w.ImportUnindexed(ctx, paths)
+	if _, err := w.Sync(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	return results, errs
+}
+
+// ImportUnindexed imports as [Workspace.Import] does but leaves the index
+// behind: the caller syncs it (Search does before it searches). An app
+// uses it to show an imported session before its text is indexed.
+func (w *Workspace) ImportUnindexed(ctx context.Context, paths []string) (results []*store.ImportResult, errs []error) {
 	var files []string
 	named := map[string]bool{}
 	for _, p := range paths {
@@ -77,9 +88,6 @@ func (w *Workspace) Import(ctx context.Context, paths []string) (results []*stor
 			continue
 		}
 		results = append(results, res)
-	}
-	if _, err := w.Sync(ctx); err != nil {
-		errs = append(errs, err)
 	}
 	return results, errs
 }

@@ -96,3 +96,27 @@ func TestSearchDuringSyncAndRebuild(t *testing.T) {
 		}
 	}
 }
+
+// TestImportUnindexed stores without indexing; the next search catches
+// the index up before it runs.
+func TestImportUnindexed(t *testing.T) {
+	w, _, err := OpenWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx := context.Background()
+	file := filepath.Join(sharedData, "sessions/pi/agent-sessions__pi-v3-small.jsonl")
+	results, errs := w.ImportUnindexed(ctx, []string{file})
+	if len(results) != 1 || len(errs) != 0 {
+		t.Fatalf("import: %d results, %v", len(results), errs)
+	}
+	key := results[0].Sessions[0].Key
+	if res, err := w.Index.Search(Request{Session: key}); err != nil || res.Total != 0 {
+		t.Fatalf("the index already holds %d documents of the session (%v)", res.Total, err)
+	}
+	res, err := w.Search(ctx, Request{Session: key})
+	if err != nil || res.Total == 0 {
+		t.Fatalf("a search after the import finds %d documents (%v)", res.Total, err)
+	}
+}

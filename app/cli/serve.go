@@ -37,6 +37,14 @@ func runServe(env *Env, args []string) error {
 	if len(pos) == 1 {
 		opts.Initial = pos[0]
 	}
+	calls, err := OpenCallLog()
+	if err != nil {
+		return err
+	}
+	if calls != nil {
+		defer calls.Close()
+		opts.CallLog = calls
+	}
 	a, err := app.New(opts)
 	if err != nil {
 		return err

@@ -73,3 +73,28 @@ func TestEpisodes(t *testing.T) {
 		t.Errorf("seq %d %d", g.Nodes[0].Seq, g.Nodes[3].Seq)
 	}
 }
+
+func TestDrawKeepsFutureNodesInPlace(t *testing.T) {
+	eps := &cwl.Episodes{Mode: cwl.Declared, List: []cwl.Episode{
+		{ID: 0, Name: "e1", Kind: "expl", Start: 1, End: 3, ClosedAt: 3},
+		{ID: 1, Name: "a1", Kind: "act", Dependencies: []string{"e1"}, Deps: []int{0}, Start: 5, End: 7, ClosedAt: 7},
+	}}
+	full := Episodes(eps, 8, nil, nil)
+	l, err := graphviz.Layered(full, graphviz.LayeredOptions{Ranking: graphviz.TimeOrdered, Splines: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Draw(full, l, Episodes(eps, 4, []int{2, 0}, nil))
+	if len(d.Nodes) != 2 || len(d.Edges) != 1 {
+		t.Fatalf("drawing %+v", d)
+	}
+	if d.Nodes[0].Attrs["state"] != StateStripped || d.Nodes[0].Attrs["level"] != "2" {
+		t.Errorf("e1 at request 4: %v", d.Nodes[0].Attrs)
+	}
+	if d.Nodes[1].Attrs["state"] != StateFuture || !d.Edges[0].Future {
+		t.Errorf("a1 has not started at request 4: %v, edge future %v", d.Nodes[1].Attrs, d.Edges[0].Future)
+	}
+	if d.Nodes[0].Y >= d.Nodes[1].Y || d.Width <= 0 {
+		t.Errorf("e1 at y=%v should be above a1 at y=%v", d.Nodes[0].Y, d.Nodes[1].Y)
+	}
+}

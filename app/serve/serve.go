@@ -195,6 +195,9 @@ func newToken() (string, error) {
 // OpenFileDialog implements app.Platform: browsers get no native dialog.
 func (s *Server) OpenFileDialog(string) (string, error) { return "", app.ErrNoDialog }
 
+// SaveFileDialog implements app.Platform: browsers download instead.
+func (s *Server) SaveFileDialog(string, string) (string, error) { return "", app.ErrNoDialog }
+
 // Emit implements app.Platform by broadcasting a server-sent event.
 func (s *Server) Emit(event string, data any) { s.events.publish(event, data) }
 

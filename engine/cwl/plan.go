@@ -59,7 +59,8 @@ type Plan struct {
 	bName  []string    // tool name of calls
 	bPath  []string    // path argument of calls ("" when none)
 
-	groupResults [][]int32 // result blocks of each id group, ascending
+	groupResults [][]int32   // result blocks of each id group, ascending
+	groupClass   []ToolClass // class of the call of each id group, as far as seen
 
 	// Segments are the declared episodes over the whole context.
 	Segments []Segment
@@ -124,7 +125,16 @@ func (p *Plan) addMessage(i int, m *session.Message, l *tokens.Ledger, tools *Cl
 		p.sysP[i+1] += int64(p.mTok[i])
 	}
 	p.mCat[i] = uint8(tokens.CategoryOf(m, &session.Block{Type: session.BlockText}))
-	brk := l.Breakdown(m)
+	var brk [numCats]float64
+	lb := l.Breakdown(m)
+	copy(brk[:], lb[:])
+	for b := p.mFirst[i]; b < int32(len(p.bMsg)); b++ {
+		if c := p.bCat[b]; c >= uint8(tokens.NumCategories) {
+			wt := p.weight(p.bUnits[b])
+			brk[tokens.CatToolResult] -= wt
+			brk[c] += wt
+		}
+	}
 	for c := range numCats {
 		p.mBrk[i*numCats+c] = brk[c]
 		p.pBrk[(i+1)*numCats+c] = p.pBrk[i*numCats+c] + brk[c]
@@ -146,10 +156,12 @@ func (p *Plan) addBlock(i int, b *session.Block, units int, tools *Classifier, g
 	var name, path string
 	switch {
 	case b.Type == session.BlockToolCall && p.mKind[i] == msgAssistant:
-		g = intern(groups, b.ToolCallID)
+		g = p.group(groups, b.ToolCallID)
 		pi, cl, name, path = piSet(b.ToolName), tools.Class(b.ToolName), b.ToolName, pathArg(b.Arguments)
+		p.groupClass[g] = cl
 	case b.Type == session.BlockToolResult:
-		g = intern(groups, b.ToolCallID)
+		g = p.group(groups, b.ToolCallID)
+		p.bCat[len(p.bCat)-1] = outputCategory(p.groupClass[g])
 	}
 	p.bGroup = append(p.bGroup, g)
 	p.bPi = append(p.bPi, pi)
@@ -158,11 +170,14 @@ func (p *Plan) addBlock(i int, b *session.Block, units int, tools *Classifier, g
 	p.bPath = append(p.bPath, path)
 }
 
-func intern(groups map[string]int32, id string) int32 {
+// group returns the id group of a tool-call id, starting a new one for an
+// id not seen before.
+func (p *Plan) group(groups map[string]int32, id string) int32 {
 	g, ok := groups[id]
 	if !ok {
 		g = int32(len(groups))
 		groups[id] = g
+		p.groupClass = append(p.groupClass, ClassDurable)
 	}
 	return g
 }
@@ -227,9 +242,6 @@ func pathArg(raw json.RawMessage) string {
 	}
 	return ""
 }
-
-// numCats is the number of token categories breakdowns use.
-const numCats = int(tokens.NumCategories)
 
 // weight is the fractional token share of units, as the counter's Weight.
 func (p *Plan) weight(units int32) float64 {

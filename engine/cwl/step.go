@@ -35,9 +35,15 @@ func (r *Replayer) ContextAt(o RunOptions, k int) (*ContextView, error) {
 	if err := r.runUntil(o, k, pts); err != nil {
 		return nil, err
 	}
+	return r.viewAt(o, k, pts[k].After), nil
+}
+
+// viewAt materializes the input of request k from the policy state a
+// detailed run up to k left.
+func (r *Replayer) viewAt(o RunOptions, k, tokens int) *ContextView {
 	c := r.ctxs[r.reqCtx[k]]
 	n := r.reqs[k].Len
-	v := &ContextView{Request: k, Context: int(r.reqCtx[k]), Tokens: pts[k].After}
+	v := &ContextView{Request: k, Context: int(r.reqCtx[k]), Tokens: tokens}
 	switch o.Policy {
 	case PolicyPaper:
 		v.Messages = c.paper.w.view()
@@ -62,7 +68,7 @@ func (r *Replayer) ContextAt(o RunOptions, k int) (*ContextView, error) {
 	default:
 		v.Messages = c.keepFrom(n, 0)
 	}
-	return v, nil
+	return v
 }
 
 // keepFrom lists the protected messages before cut (system prompts only

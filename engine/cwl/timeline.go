@@ -3,8 +3,6 @@ package cwl
 import (
 	"fmt"
 	"strings"
-
-	"ctxscope/engine/tokens"
 )
 
 // Timeline is what a replay records: one point per LLM request, in the
@@ -33,7 +31,7 @@ type Point struct {
 	// Cached is the part of the input shared with the previous request's
 	// input (a cache read under the cost model).
 	Cached int `json:"cached"`
-	// Cats splits After by category (tokens.CategoryNames order), rounded.
+	// Cats splits After by category ([CategoryNames] order), rounded.
 	Cats      [numCats]int32 `json:"cats"`
 	Evictions []Eviction     `json:"evictions,omitempty"`
 	// Restored lists episodes that came (partly) back into context, with
@@ -120,7 +118,7 @@ func roundCats(c [numCats]float64) [numCats]int32 {
 
 func newTimeline(r *Replayer, o RunOptions) *Timeline {
 	return &Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.Counter,
-		Categories: tokens.CategoryNames(), Requests: make([]Point, len(r.reqs))}
+		Categories: CategoryNames(), Requests: make([]Point, len(r.reqs))}
 }
 
 // Describe says in words why a request stays over budget, naming episodes

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"ctxscope/engine/ingest"
@@ -137,5 +138,20 @@ func TestImportErrors(t *testing.T) {
 	}
 	if _, err := s.ImportFile(context.Background(), filepath.Join(dir, "missing.jsonl"), nil); err == nil {
 		t.Error("want an error for a missing file")
+	}
+}
+
+func TestKeySafe(t *testing.T) {
+	for _, tc := range []struct{ id, want string }{
+		{"fe5e1c67-53e7-4862-81ae-d0e013e3270b", "fe5e1c67-53e7-4862-81ae-d0e013e3270b"},
+		{"rollout-2026-01-02.synthetic", "rollout-2026-01-02.synthetic"},
+		{`<script>alert("x")</script>`, "script-alert-x-script"},
+		{"  ../../etc  ", "etc"},
+		{"日本", ""},
+		{strings.Repeat("a", 100), strings.Repeat("a", 64)},
+	} {
+		if got := keySafe(tc.id); got != tc.want {
+			t.Errorf("keySafe(%q) = %q, want %q", tc.id, got, tc.want)
+		}
 	}
 }

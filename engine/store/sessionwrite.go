@@ -202,9 +202,9 @@ func dropMissing(tx *sql.Tx, srcID int64, keep map[string]bool) error {
 // allocKey picks the workspace key of a new session: its own id when that
 // is free, else the id with a numeric suffix.
 func allocKey(tx *sql.Tx, ss *session.Session) (string, error) {
-	base := strings.TrimSpace(ss.ID)
+	base := keySafe(ss.ID)
 	if base == "" {
-		base = strings.TrimSuffix(filepath.Base(ss.Source), filepath.Ext(ss.Source))
+		base = keySafe(strings.TrimSuffix(filepath.Base(ss.Source), filepath.Ext(ss.Source)))
 	}
 	if base == "" {
 		base = "session"
@@ -237,4 +237,31 @@ func countEntries(ss *session.Session) int {
 		n += len(t.Entries)
 	}
 	return n
+}
+
+// maxKeyBase bounds the part of a key taken from a session id.
+const maxKeyBase = 64
+
+// keySafe turns a session id into the base of a workspace key: letters,
+// digits, '.', '_' and '-' are kept and runs of anything else become one
+// '-', so that a key (which the frontend sends back to name a session)
+// never carries markup or other text from an untrusted session file.
+func keySafe(id string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.TrimSpace(id) {
+		ok := r == '.' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+		switch {
+		case ok:
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= maxKeyBase {
+			break
+		}
+	}
+	return strings.Trim(b.String(), "-.")
 }

@@ -41,18 +41,21 @@ test('the large pi session shows 453 requests and steps with the keyboard', asyn
   await page.fill('[data-testid=path-input]', join(shared, 'sessions/pi/pi-cwl__large-session.jsonl'));
   await page.click('[data-testid=open-path]');
   await page.waitForFunction(() => document.querySelector('[data-testid=request-count]')?.textContent === '453');
+  // The uncapped input, as the source sent it.
+  await page.selectOption('[data-testid=policy]', 'none');
+  await page.waitForFunction(() => document.querySelector('[data-testid=eviction-count]')?.dataset.count === '0');
   const timeline = page.locator('[data-testid=timeline]');
   assert.equal(await timeline.getAttribute('data-requests'), '453');
   assert.equal(await page.textContent('[data-testid=session-title]'), '/mode');
 
-  // The peak request is selected first; Home jumps to the first request,
+  // The last request is selected first; Home jumps to the first request,
   // the arrow key moves one on.
   await timeline.focus();
   await page.keyboard.press('Home');
   assert.equal(await timeline.getAttribute('aria-valuenow'), '1');
   await page.keyboard.press('ArrowRight');
   assert.equal(await timeline.getAttribute('aria-valuenow'), '2');
-  assert.match(await page.textContent('[data-testid=request-detail] h2'), /^Request 2/);
+  assert.match(await page.textContent('[data-testid=request-detail]'), /^Request 2 /);
   await page.keyboard.press('End');
   assert.equal(await page.textContent('[data-testid=request-tokens]'), '124,607');
 

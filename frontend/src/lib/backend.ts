@@ -6,7 +6,10 @@
 declare global {
   interface Window {
     go?: Record<string, Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>>;
-    runtime?: { EventsOn(name: string, cb: (data: unknown) => void): () => void };
+    runtime?: {
+      EventsOn(name: string, cb: (data: unknown) => void): () => void;
+      OnFileDrop?(cb: (x: number, y: number, paths: string[]) => void, useDropTarget: boolean): void;
+    };
   }
 }
 
@@ -17,6 +20,8 @@ export interface Transport {
   call<T>(service: string, method: string, args: unknown[]): Promise<T>;
   on(event: string, cb: (data: unknown) => void): () => void;
   upload?(file: File): Promise<unknown>;
+  // onFileDrop reports the paths of files dropped on the desktop window.
+  onFileDrop?(cb: (paths: string[]) => void): void;
 }
 
 function desktopTransport(): Transport {
@@ -33,6 +38,9 @@ function desktopTransport(): Transport {
     },
     on(event, cb) {
       return window.runtime?.EventsOn(event, cb) ?? (() => {});
+    },
+    onFileDrop(cb) {
+      window.runtime?.OnFileDrop?.((_x, _y, paths) => cb(paths), false);
     },
   };
 }

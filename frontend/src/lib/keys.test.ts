@@ -4,7 +4,7 @@ import { actionFor, neighbour, shortcuts } from './keys';
 describe('actionFor', () => {
   test.each([
     ['j', 'next-request'], ['k', 'prev-request'], [']', 'next-eviction'], ['[', 'prev-eviction'],
-    ['g', 'first-request'], ['G', 'last-request'], ['/', 'search'], ['?', 'help'], ['Escape', 'close'],
+    ['g', 'first-request'], ['G', 'last-request'], ['/', 'search'], ['l', 'toggle-live'], ['?', 'help'], ['Escape', 'close'],
   ])('%s → %s', (key, action) => expect(actionFor({ key })).toBe(action));
   test('unknown keys and modifiers are ignored', () => {
     expect(actionFor({ key: 'x' })).toBeNull();

@@ -10,6 +10,7 @@ export type Action =
   | 'first-request'
   | 'last-request'
   | 'search'
+  | 'toggle-live'
   | 'help'
   | 'close';
 
@@ -27,6 +28,7 @@ export const shortcuts: Shortcut[] = [
   { keys: ['g', 'Home'], action: 'first-request', description: 'first request' },
   { keys: ['G', 'End'], action: 'last-request', description: 'last request' },
   { keys: ['/'], action: 'search', description: 'search' },
+  { keys: ['l'], action: 'toggle-live', description: 'follow the session live, or stop' },
   { keys: ['?'], action: 'help', description: 'show these shortcuts' },
   { keys: ['Escape'], action: 'close', description: 'close a dialog or search' },
 ];

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { formatState, parseState } from './urlstate';
 
 test('round trip', () => {
-  const s = { session: 'ab12', step: 41, tab: 'context', policy: 'paper', budget: 20000, counter: 'o200k' };
+  const s = { session: 'ab12', step: 41, tab: 'context', policy: 'paper', budget: 20000, counter: 'o200k', thread: 5, episodes: 'inferred', panel: 'graph', cpolicy: 'pi-cwl', cbudget: 8000 };
   expect(parseState(formatState(s))).toEqual(s);
 });
 

@@ -1,5 +1,7 @@
 // The view state that survives a reload lives in the URL fragment, as a
 // query string: #session=...&step=12&tab=context&policy=paper&budget=20000.
+// The debugger also keeps its thread, episode mode, side panel and the
+// policy and budget it compares against.
 // Only ids, names and numbers go there; never session content.
 
 export interface ViewState {
@@ -9,10 +11,15 @@ export interface ViewState {
   policy?: string;
   budget?: number;
   counter?: string;
+  thread?: number;
+  episodes?: string;
+  panel?: string;
+  cpolicy?: string;
+  cbudget?: number;
 }
 
-const numeric = new Set(['step', 'budget']);
-const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter'] as const;
+const numeric = new Set(['step', 'budget', 'thread', 'cbudget']);
+const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter', 'thread', 'episodes', 'panel', 'cpolicy', 'cbudget'] as const;
 
 // parseState reads a fragment ("#a=1&b=2" or "a=1&b=2"). Unknown keys and
 // malformed numbers are dropped.

@@ -1,7 +1,9 @@
 // The app's views. The shell (App.svelte) shows one at a time, with a tab
 // per entry; the chosen view and session live in the URL fragment.
 import type { Component } from 'svelte';
+import type { ViewState } from '../lib/urlstate';
 import DebuggerView from './DebuggerView.svelte';
+import SessionsView from './SessionsView.svelte';
 
 // ViewProps are what the shell gives every view.
 export interface ViewProps {
@@ -11,6 +13,9 @@ export interface ViewProps {
   onopen: (key: string) => void;
   // onerror shows a message in the shell's error banner.
   onerror: (message: string) => void;
+  // state is the view state kept in the URL; onstate changes it.
+  state: ViewState;
+  onstate: (patch: ViewState) => void;
 }
 
 export interface ViewDef {
@@ -19,4 +24,7 @@ export interface ViewDef {
   component: Component<ViewProps>;
 }
 
-export const views: ViewDef[] = [{ id: 'debugger', label: 'Debugger', component: DebuggerView }];
+export const views: ViewDef[] = [
+  { id: 'debugger', label: 'Debugger', component: DebuggerView },
+  { id: 'sessions', label: 'Sessions', component: SessionsView },
+];

@@ -27,6 +27,11 @@ export interface SessionInfo {
   warnings: number;
   diagnostics: string[];
   demo: boolean;
+  peak: number;
+  tokens: number;
+  live: boolean;
+  seen: number;
+  lastActivity: string;
 }
 
 export interface Point {

@@ -1,0 +1,112 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEveryBoundMethodLogsItsCall checks the sources: each exported
+// method of a bound service records its call first, with every argument,
+// so that the call log sees all that the frontend sends.
+func TestEveryBoundMethodLogsItsCall(t *testing.T) {
+	bound := map[string]bool{"Sessions": true, "UI": true, "Debugger": true, "Live": true}
+	// Upload is exported for serve mode's upload endpoint; an io.Reader
+	// cannot come from a frontend call.
+	skip := map[string]bool{"Sessions.Upload": true}
+	files, _ := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	seen := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || !fn.Name.IsExported() {
+				continue
+			}
+			star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
+			if !ok {
+				continue
+			}
+			recv := star.X.(*ast.Ident).Name
+			name := recv + "." + fn.Name.Name
+			if !bound[recv] || skip[name] {
+				continue
+			}
+			seen++
+			var params []string
+			for _, p := range fn.Type.Params.List {
+				for _, n := range p.Names {
+					params = append(params, n.Name)
+				}
+			}
+			if !logsFirst(fn, name, params) {
+				t.Errorf("%s: %s does not start with app.called(%q, %s)", fset.Position(fn.Pos()), name, name, strings.Join(params, ", "))
+			}
+		}
+	}
+	if seen < 25 {
+		t.Fatalf("found only %d bound methods", seen)
+	}
+}
+
+func logsFirst(fn *ast.FuncDecl, name string, params []string) bool {
+	if len(fn.Body.List) == 0 {
+		return false
+	}
+	stmt, ok := fn.Body.List[0].(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := stmt.X.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "called" || len(call.Args) != len(params)+1 {
+		return false
+	}
+	if lit, ok := call.Args[0].(*ast.BasicLit); !ok || lit.Value != `"`+name+`"` {
+		return false
+	}
+	for i, p := range params {
+		if id, ok := call.Args[i+1].(*ast.Ident); !ok || id.Name != p {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCallLogRecordsArguments(t *testing.T) {
+	var buf bytes.Buffer
+	a := newApp(t, Options{CallLog: &buf})
+	info, err := a.sessions.Initial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.debugger.Threads(info.Key); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	var last callRecord
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.Method != "Debugger.Threads" || len(last.Args) != 1 || last.Args[0] != info.Key {
+		t.Fatalf("last call %+v", last)
+	}
+	if !strings.Contains(lines[0], `"Sessions.Initial"`) {
+		t.Errorf("first call %s", lines[0])
+	}
+}

@@ -1,0 +1,240 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/debug"
+	"ctxscope/graphviz"
+)
+
+// previewBytes is how much of each block's text a context view carries;
+// the rest is fetched by Block.
+const previewBytes = 160
+
+// maxSweepBudgets bounds a sweep, so that one call stays interactive.
+const maxSweepBudgets = 400
+
+// maxPrepared bounds the threads kept prepared; the least recently used
+// goes first.
+const maxPrepared = 8
+
+// Debugger is the bound service of the session debugger: replays of one
+// thread under a policy and budget, the exact context at a request, the
+// episode graph, sweeps, search hits located among requests, and exports.
+// A thread is prepared once per counter and episode mode (calls that ask
+// for it at once wait for one preparation) and kept until its session
+// changes or it is the least recently used of more than maxPrepared.
+type Debugger struct {
+	app *App
+
+	mu      sync.Mutex
+	replays map[string]*replayEntry
+}
+
+// replayEntry is a thread being prepared or prepared.
+type replayEntry struct {
+	once sync.Once
+	r    *preparedReplay
+	err  error
+	used time.Time
+}
+
+// preparedReplay is a debug.Replay with the layout of its episode graphs.
+type preparedReplay struct {
+	*debug.Replay
+	mu      sync.Mutex
+	layouts map[int]*graphLayout // by context
+}
+
+type graphLayout struct {
+	graph  *graphviz.Graph
+	layout *graphviz.Layout
+}
+
+func newDebugger(a *App) *Debugger { return &Debugger{app: a, replays: map[string]*replayEntry{}} }
+
+// replay returns the prepared replay for a session key and params,
+// preparing it on first use or after the session changed.
+func (d *Debugger) replay(key string, p debug.Params) (*preparedReplay, error) {
+	if err := validParams(p); err != nil {
+		return nil, err
+	}
+	o, err := d.app.sessions.get(key)
+	if err != nil {
+		return nil, err
+	}
+	rev := key + "@" + strconv.Itoa(o.revision) + "/"
+	id := rev + p.Key()
+	d.mu.Lock()
+	e := d.replays[id]
+	if e == nil {
+		e = &replayEntry{}
+		for k := range d.replays { // drop what an older revision prepared
+			if strings.HasPrefix(k, key+"@") && !strings.HasPrefix(k, rev) {
+				delete(d.replays, k)
+			}
+		}
+		d.replays[id] = e
+		d.evictLocked()
+	}
+	e.used = time.Now()
+	d.mu.Unlock()
+	e.once.Do(func() {
+		l, err := o.ledger(p.Counter)
+		if err != nil {
+			e.err = err
+			return
+		}
+		rep, err := debug.New(o.s, p, l)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.r = &preparedReplay{Replay: rep, layouts: map[int]*graphLayout{}}
+	})
+	if e.err != nil {
+		d.mu.Lock()
+		if d.replays[id] == e {
+			delete(d.replays, id)
+		}
+		d.mu.Unlock()
+	}
+	return e.r, e.err
+}
+
+// evictLocked drops the least recently used prepared threads beyond
+// maxPrepared. The caller holds d.mu.
+func (d *Debugger) evictLocked() {
+	for len(d.replays) > maxPrepared {
+		oldest := ""
+		for k, e := range d.replays {
+			if oldest == "" || e.used.Before(d.replays[oldest].used) {
+				oldest = k
+			}
+		}
+		delete(d.replays, oldest)
+	}
+}
+
+// forget drops everything prepared for a session.
+func (d *Debugger) forget(key string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for k := range d.replays {
+		if strings.HasPrefix(k, key+"@") {
+			delete(d.replays, k)
+		}
+	}
+}
+
+func validParams(p debug.Params) error {
+	if p.Budget < 0 || p.Budget > 1<<30 {
+		return fmt.Errorf("budget %d out of range", p.Budget)
+	}
+	if p.Episodes != "" && p.Episodes != string(cwl.Declared) && p.Episodes != string(cwl.Inferred) {
+		return fmt.Errorf("unknown episode mode %q (want declared or inferred)", p.Episodes)
+	}
+	for _, pol := range cwl.Policies {
+		if p.Policy == pol || p.Policy == "" {
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown policy %q (want one of %s)", p.Policy, strings.Join(cwl.Policies, ", "))
+}
+
+// Policies lists the replay policies, the default first.
+func (d *Debugger) Policies() []string {
+	d.app.called("Debugger.Policies")
+	return cwl.Policies
+}
+
+// Threads lists the threads of a session: the main thread, subagents and
+// sidechains, with their requests and branches.
+func (d *Debugger) Threads(key string) ([]debug.ThreadInfo, error) {
+	d.app.called("Debugger.Threads", key)
+	o, err := d.app.sessions.get(key)
+	if err != nil {
+		return nil, err
+	}
+	return debug.Threads(o.s), nil
+}
+
+// Replay replays a thread of a session under p's policy and budget. A
+// budget of 0 asks for the default (debug.DefaultBudget), and episodes ""
+// for declared episodes when the thread has any, else inferred ones; the
+// timeline says which were used.
+func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
+	d.app.called("Debugger.Replay", key, p)
+	auto := p.Episodes == ""
+	if auto {
+		p.Episodes = string(cwl.Declared)
+	}
+	r, err := d.replay(key, p)
+	if err != nil {
+		return nil, err
+	}
+	if p.Budget == 0 || auto {
+		probe := p
+		probe.Policy, probe.Budget = cwl.PolicyNone, 1
+		t, err := r.Timeline(probe)
+		if err != nil {
+			return nil, err
+		}
+		if auto && t.EpisodeCount == 0 {
+			p.Episodes = string(cwl.Inferred)
+			if r, err = d.replay(key, p); err != nil {
+				return nil, err
+			}
+		}
+		if p.Budget == 0 {
+			p.Budget = debug.DefaultBudget(t.Before)
+		}
+	}
+	return r.Timeline(p)
+}
+
+// Context returns the exact input of request k under p, with every
+// missing part attributed, breakdowns and the diff from request k−1.
+func (d *Debugger) Context(key string, p debug.Params, k int) (*debug.Context, error) {
+	d.app.called("Debugger.Context", key, p, k)
+	r, err := d.replay(key, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.Context(p, k, previewBytes)
+}
+
+// Block returns the whole text of block b of message i of request k's
+// context, for blocks a context view shows cut.
+func (d *Debugger) Block(key string, p debug.Params, k, i, b int) (string, error) {
+	d.app.called("Debugger.Block", key, p, k, i, b)
+	r, err := d.replay(key, p)
+	if err != nil {
+		return "", err
+	}
+	return r.BlockText(k, i, b)
+}
+
+// Sweep replays each policy at every budget from `from` to `to` in steps
+// of step (at most 400 budgets).
+func (d *Debugger) Sweep(key string, p debug.Params, policies []string, from, to, step int) ([]cwl.Curve, error) {
+	d.app.called("Debugger.Sweep", key, p, policies, from, to, step)
+	if step <= 0 || to < from || (to-from)/step+1 > maxSweepBudgets {
+		return nil, fmt.Errorf("a sweep takes at most %d budgets with a positive step", maxSweepBudgets)
+	}
+	for _, pol := range policies {
+		if err := validParams(debug.Params{Policy: pol}); err != nil || pol == "" {
+			return nil, fmt.Errorf("unknown policy %q", pol)
+		}
+	}
+	r, err := d.replay(key, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.Sweep(policies, from, to, step)
+}

@@ -1,0 +1,238 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ctxscope/app/graphs"
+	"ctxscope/engine/debug"
+)
+
+const claudeSession = "../../shared/data/sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+
+func TestDebuggerServices(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(claudeSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Peak <= 0 || info.Tokens < int64(info.Peak) {
+		t.Errorf("stats: peak %d, total %d", info.Peak, info.Tokens)
+	}
+	d := a.debugger
+	threads, err := d.Threads(info.Key)
+	if err != nil || len(threads) != 6 {
+		t.Fatalf("threads: %v %v", threads, err)
+	}
+	p := debug.Params{Thread: 5, Counter: "estimate", Episodes: "inferred", Policy: "paper", Budget: 8000}
+	tl, err := d.Replay(info.Key, p)
+	if err != nil || len(tl.After) != 53 || len(tl.Evictions) == 0 {
+		t.Fatalf("replay: %v evictions of %d requests, %v", len(tl.Evictions), len(tl.After), err)
+	}
+	k := tl.Evictions[0].Request
+	c, err := d.Context(info.Key, p, k)
+	if err != nil || c.Tokens != tl.After[k] {
+		t.Fatalf("context: %v", err)
+	}
+	// A block cut in the view comes whole from Block.
+	found := false
+	for _, it := range c.Items {
+		for b, bl := range it.Blocks {
+			if !bl.Truncated {
+				continue
+			}
+			whole, err := d.Block(info.Key, p, k, it.I, b)
+			if err != nil || len(whole) != bl.Size || !strings.HasPrefix(whole, bl.Text) {
+				t.Fatalf("block %d/%d: %d bytes, want %d: %v", it.I, b, len(whole), bl.Size, err)
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no block was cut: the test does not exercise Block")
+	}
+	g, err := d.Graph(info.Key, p, k)
+	if err != nil || len(g.Nodes) == 0 {
+		t.Fatalf("graph: %v", err)
+	}
+	states := map[string]int{}
+	for _, n := range g.Nodes {
+		states[n.Attrs["state"]]++
+	}
+	if states[graphs.StateEvicted]+states[graphs.StateStripped] == 0 {
+		t.Errorf("no evicted node at an eviction: %v", states)
+	}
+	curves, err := d.Sweep(info.Key, p, []string{"paper", "pi-cwl"}, 4000, 24000, 4000)
+	if err != nil || len(curves) != 2 || len(curves[0].Points) != 6 {
+		t.Fatalf("sweep: %v", err)
+	}
+	if _, err := d.Sweep(info.Key, p, []string{"paper"}, 0, 1_000_000, 1); err == nil {
+		t.Error("an oversized sweep was accepted")
+	}
+	if _, err := d.Replay(info.Key, debug.Params{Thread: 0, Policy: "nope"}); err == nil {
+		t.Error("an unknown policy was accepted")
+	}
+	csv, err := d.ExportReplay(info.Key, p, "csv")
+	if err != nil || strings.Count(csv, "\n") != 54 {
+		t.Fatalf("export: %d lines, %v", strings.Count(csv, "\n"), err)
+	}
+	if _, err := d.SaveReplay(info.Key, p, "csv"); err == nil {
+		t.Error("saving without a dialog should fail with ErrNoDialog")
+	}
+}
+
+func TestSearchHitsAreLocated(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(claudeSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.debugger.Search("CLAUDE.md", info.Key, 50)
+	if err != nil || len(res.Hits) == 0 {
+		t.Fatalf("search: %v %v", res, err)
+	}
+	located := 0
+	for _, h := range res.Hits {
+		if h.Session != info.Key || h.ThreadIndex < 0 {
+			t.Fatalf("hit %+v", h)
+		}
+		if h.Request >= 0 {
+			located++
+			l, err := a.debugger.Locate(info.Key, h.ThreadIndex, h.EntryIndex)
+			if err != nil || l.Request != h.Request || l.Message != h.Message {
+				t.Fatalf("Locate %+v, hit %+v: %v", l, h, err)
+			}
+		}
+	}
+	if located == 0 {
+		t.Error("no hit was located among the requests")
+	}
+	all, err := a.debugger.Search("CLAUDE.md", "", 10)
+	if err != nil || len(all.Hits) == 0 || all.Hits[0].Request != -1 {
+		t.Fatalf("workspace search: %+v %v", all, err)
+	}
+}
+
+// recorder is a platform that records events.
+type recorder struct {
+	noPlatform
+	mu     sync.Mutex
+	events []any
+	seen   chan struct{}
+}
+
+func (r *recorder) Emit(event string, data any) {
+	if event != EventAppended {
+		return
+	}
+	r.mu.Lock()
+	r.events = append(r.events, data)
+	r.mu.Unlock()
+	select {
+	case r.seen <- struct{}{}:
+	default:
+	}
+}
+
+func TestLiveSessionAppends(t *testing.T) {
+	a := newApp(t, Options{})
+	rec := &recorder{seen: make(chan struct{}, 1)}
+	a.SetPlatform(rec)
+	data, err := os.ReadFile(piDir + "pi-cwl__large-session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	half := len(lines) / 2
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:half], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, err := a.sessions.OpenPath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.live.Follow(info.Key); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.sessions.MarkSeen(info.Key, info.Requests); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := f.WriteString(strings.Join(lines[half:], "")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case <-rec.seen:
+		case <-deadline:
+			t.Fatal("no appended event within 10 s")
+		}
+		rec.mu.Lock()
+		last := rec.events[len(rec.events)-1].(Appended)
+		rec.mu.Unlock()
+		if last.Requests == 453 {
+			t.Logf("appended event %v after the write", time.Since(start))
+			break
+		}
+	}
+	list, err := a.sessions.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range list {
+		if s.Key == info.Key && (!s.Live || s.Requests != 453 || s.Seen != info.Requests) {
+			t.Fatalf("listed %+v", s)
+		}
+	}
+	a.live.Unfollow(info.Key)
+	if len(a.live.Following()) != 0 {
+		t.Error("still following")
+	}
+}
+
+// TestPreparedThreadsAreBounded prepares more threads than are kept and
+// checks that concurrent first calls share one preparation.
+func TestPreparedThreadsAreBounded(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(claudeSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := a.debugger
+	var wg sync.WaitGroup
+	got := make([]*preparedReplay, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], _ = d.replay(info.Key, debug.Params{Thread: 2, Counter: "estimate", Episodes: "inferred"})
+		}()
+	}
+	wg.Wait()
+	for _, r := range got[1:] {
+		if r == nil || r != got[0] {
+			t.Fatal("concurrent first calls prepared the thread more than once")
+		}
+	}
+	for th := range 6 {
+		for _, mode := range []string{"declared", "inferred"} {
+			if _, err := d.replay(info.Key, debug.Params{Thread: th, Counter: "estimate", Episodes: mode}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := len(d.replays); n != maxPrepared {
+		t.Errorf("%d threads prepared, want the last %d", n, maxPrepared)
+	}
+}

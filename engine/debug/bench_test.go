@@ -1,0 +1,78 @@
+package debug
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/ingest"
+)
+
+// bigSession concatenates copies of the messages of the real 453-request
+// pi session into one pi session: 9 copies hold about 1.1M tokens.
+func bigSession(b *testing.B, copies int) *Replay {
+	b.Helper()
+	raw, err := os.ReadFile("../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimRight(string(raw), "\n")+"\n", "\n")
+	var sb strings.Builder
+	sb.WriteString(lines[0])
+	for range copies {
+		for _, l := range lines[1:] {
+			sb.WriteString(l)
+		}
+	}
+	dir := b.TempDir()
+	path := dir + "/big.jsonl"
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := ingest.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := New(s, Params{Counter: "estimate", Episodes: "inferred"}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+func BenchmarkTimeline1M(b *testing.B) {
+	r := bigSession(b, 9)
+	p := Params{Counter: "estimate", Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 300_000}
+	b.ResetTimer()
+	for i := range b.N {
+		p.Budget = 200_000 + 1000*(i%100)
+		t, err := r.Timeline(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(t); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkContextAtLast1M(b *testing.B) {
+	r := bigSession(b, 9)
+	p := Params{Counter: "estimate", Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 300_000}
+	k := r.Requests() - 1
+	b.ResetTimer()
+	for range b.N {
+		c, err := r.Context(p, k, 600)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := json.Marshal(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(out)), "bytes")
+		b.ReportMetric(float64(len(c.Items)), "items")
+	}
+}

@@ -1,0 +1,226 @@
+package debug
+
+import (
+	"fmt"
+	"sync"
+
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/report"
+	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
+)
+
+// Params choose a replay: the policy and budget, the counter and the
+// episode mode the thread was prepared with.
+type Params struct {
+	Thread   int    `json:"thread"`
+	Counter  string `json:"counter"`
+	Episodes string `json:"episodes"`
+	Policy   string `json:"policy"`
+	Budget   int    `json:"budget"`
+}
+
+// Key names what a prepared [Replay] depends on besides the session.
+func (p Params) Key() string { return fmt.Sprintf("%d/%s/%s", p.Thread, p.Counter, p.Episodes) }
+
+// Replay is one thread of a session prepared for replays with one counter
+// and episode mode. Its methods are safe for concurrent use. Timelines and
+// sweeps run on one replayer and the exact views of single requests
+// (contexts, episode states) on a second one, prepared on first use from
+// the same token ledger, so that explaining a request never delays a
+// timeline while τ is dragged.
+type Replay struct {
+	Thread *session.Thread
+	ledger *tokens.Ledger
+	reqs   []*session.Request
+	opts   cwl.PrepareOptions
+
+	*Locator
+
+	mu  sync.Mutex
+	rep *cwl.Replayer
+
+	viewMu  sync.Mutex
+	viewRep *cwl.Replayer
+}
+
+// viewReplayer returns the replayer of single-request views, preparing it
+// on first use. The caller holds r.viewMu.
+func (r *Replay) viewReplayer() (*cwl.Replayer, error) {
+	if r.viewRep == nil {
+		rep, err := cwl.Prepare(r.reqs, r.ledger, r.opts)
+		if err != nil {
+			return nil, err
+		}
+		r.viewRep = rep
+	}
+	return r.viewRep, nil
+}
+
+// New prepares thread p.Thread of s with p's counter ("" for the
+// estimator) and episode mode ("" for declared). A ledger already holding
+// the counter's measurements may be passed to reuse them; nil starts one.
+func New(s *session.Session, p Params, l *tokens.Ledger) (*Replay, error) {
+	if p.Thread < 0 || p.Thread >= len(s.Threads) {
+		return nil, fmt.Errorf("debug: no thread %d (the session has %d)", p.Thread, len(s.Threads))
+	}
+	if l == nil {
+		c, err := tokens.ByName(p.Counter)
+		if err != nil {
+			return nil, err
+		}
+		l = tokens.NewLedger(c)
+	}
+	t := s.Threads[p.Thread]
+	reqs := session.BuildRequests(t)
+	opts := cwl.PrepareOptions{Episodes: cwl.EpisodeMode(p.Episodes), File: s.Source}
+	r, err := cwl.Prepare(reqs, l, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Replay{Thread: t, ledger: l, reqs: reqs, opts: opts, rep: r, Locator: NewLocator(t, reqs)}, nil
+}
+
+// Requests returns the number of requests of the thread.
+func (r *Replay) Requests() int { return len(r.reqs) }
+
+// Mark is one eviction or restoration on the timeline.
+type Mark struct {
+	Request int    `json:"k"`
+	Episode int    `json:"episode"`
+	Name    string `json:"name"`
+	Level   int    `json:"level"`
+	Freed   int    `json:"freed,omitempty"`
+	Step    string `json:"step,omitempty"`
+}
+
+// Over is a request left over budget, with why.
+type Over struct {
+	Request int    `json:"k"`
+	Over    int    `json:"over"`
+	Why     string `json:"why"`
+}
+
+// SourceCompaction is the source agent's own compaction, before request
+// Next (-1: after the last request).
+type SourceCompaction struct {
+	Next         int `json:"next"`
+	Line         int `json:"line"`
+	TokensBefore int `json:"tokensBefore"`
+}
+
+// Timeline is a replay in columns: index k of every column is request k.
+type Timeline struct {
+	Policy     string   `json:"policy"`
+	Episodes   string   `json:"episodes"`
+	Counter    string   `json:"counter"`
+	Budget     int      `json:"budget"`
+	Categories []string `json:"categories"`
+	// Before is each input uncapped, After under the policy, Cached the
+	// part of After shared with the previous input.
+	Before []int `json:"before"`
+	After  []int `json:"after"`
+	Cached []int `json:"cached"`
+	// Cats holds one column per category: Cats[c][k] splits After[k].
+	Cats [][]int32 `json:"cats"`
+	// Context is each request's shared context: a new one starts at a
+	// compaction by the source agent or on another branch.
+	Context     []int              `json:"context"`
+	Lines       []int              `json:"lines"`
+	Evictions   []Mark             `json:"evictions"`
+	Restored    []Mark             `json:"restored"`
+	Unreachable []Over             `json:"unreachable"`
+	Compactions []SourceCompaction `json:"compactions"`
+	Cost        cwl.CostSummary    `json:"cost"`
+	Assumptions []string           `json:"assumptions"`
+	// EpisodeCount counts the declared or inferred episodes over every
+	// context (unannotated runs left out).
+	EpisodeCount int `json:"episodeCount"`
+}
+
+// runOptions turns params into replay options.
+func runOptions(p Params) cwl.RunOptions { return cwl.RunOptions{Policy: p.Policy, Budget: p.Budget} }
+
+// Timeline replays the thread under p's policy and budget.
+func (r *Replay) Timeline(p Params) (*Timeline, error) {
+	r.mu.Lock()
+	t, err := r.rep.Run(runOptions(p))
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	n := len(t.Requests)
+	out := &Timeline{Policy: t.Policy, Episodes: string(t.Episodes), Counter: t.Counter, Budget: t.Budget, Categories: t.Categories,
+		Before: make([]int, n), After: make([]int, n), Cached: make([]int, n), Context: make([]int, n), Lines: make([]int, n),
+		Cats: make([][]int32, len(t.Categories)), Evictions: []Mark{}, Restored: []Mark{}, Unreachable: []Over{},
+		Compactions: []SourceCompaction{}, Cost: t.Cost, Assumptions: t.Assumptions}
+	for c := range out.Cats {
+		out.Cats[c] = make([]int32, n)
+	}
+	eps := r.rep.ContextEpisodes()
+	for _, e := range eps {
+		for _, ep := range e.List {
+			if ep.Kind != cwl.KindUnannotated {
+				out.EpisodeCount++
+			}
+		}
+	}
+	for k := range t.Requests {
+		pt := &t.Requests[k]
+		out.Before[k], out.After[k], out.Cached[k], out.Context[k] = pt.Before, pt.After, pt.Cached, pt.Context
+		out.Lines[k] = r.reqs[k].Entry.Line
+		for c, v := range pt.Cats {
+			out.Cats[c][k] = v
+		}
+		list := eps[pt.Context].List
+		for _, ev := range pt.Evictions {
+			out.Evictions = append(out.Evictions, Mark{Request: k, Episode: ev.Episode, Name: episodeName(list, ev.Episode, ev.Step), Level: ev.Level, Freed: ev.Freed, Step: ev.Step})
+		}
+		for _, rs := range pt.Restored {
+			out.Restored = append(out.Restored, Mark{Request: k, Episode: rs.Episode, Name: episodeName(list, rs.Episode, ""), Level: rs.Level})
+		}
+		if u := pt.Unreachable; u != nil {
+			out.Unreachable = append(out.Unreachable, Over{Request: k, Over: u.Over, Why: u.Describe(list)})
+		}
+	}
+	for _, c := range report.Compactions(r.Thread, r.reqs) {
+		out.Compactions = append(out.Compactions, SourceCompaction{Next: c.NextRequest, Line: c.Line, TokensBefore: c.TokensBefore})
+	}
+	return out, nil
+}
+
+// episodeName names episode i of list, or the step of an eviction that no
+// episode made (the compact policy's summaries).
+func episodeName(list []cwl.Episode, i int, step string) string {
+	if i >= 0 && i < len(list) {
+		return list[i].Name
+	}
+	if step != "" {
+		return step
+	}
+	return "?"
+}
+
+// Sweep replays each policy at every budget from `from` to `to` in steps
+// of step.
+func (r *Replay) Sweep(policies []string, from, to, step int) ([]cwl.Curve, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.rep.Sweep(policies, from, to, step, cwl.RunOptions{})
+}
+
+// DefaultBudget is the τ a session opens with when none is chosen: half
+// the largest uncapped input, rounded to two significant digits, so that
+// a first look shows evictions.
+func DefaultBudget(before []int) int {
+	peak := 0
+	for _, b := range before {
+		peak = max(peak, b)
+	}
+	half := peak / 2
+	unit := 1
+	for half/unit >= 100 {
+		unit *= 10
+	}
+	return max(1, half/unit*unit)
+}

@@ -1,0 +1,53 @@
+// The workspace view: import a folder of real sessions, see their figures,
+// search across them and open a hit in the debugger, delete one.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launchBrowser, screenshot, shared, startServe } from '../lib.mjs';
+
+let server, browser;
+before(async () => {
+  server = await startServe();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+test('import a folder, search the workspace, open a hit, delete a session', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(server.url.href);
+  await page.waitForSelector('[data-testid=timeline] canvas');
+  await page.click('[data-testid=tab-sessions]');
+  await page.waitForSelector('[data-testid=session-row]');
+  assert.equal(await page.locator('[data-testid=session-row]').count(), 1, 'the demo alone');
+
+  await page.fill('[data-testid=import-path]', join(shared, 'sessions/claude-code'));
+  await page.click('[data-testid=import-go]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=session-row]').length === 4);
+  const row = page.locator('[data-testid=session-row][data-key="fe5e1c67-53e7-4862-81ae-d0e013e3270b"]');
+  const cells = await row.locator('td').allTextContents();
+  assert.equal(cells[1], 'claude-code');
+  assert.equal(cells[4], '9', 'requests of the main thread, cached at import');
+  assert.match(cells[5], /^5\.81k$/, 'peak input by the estimator');
+  await screenshot(page, 'sessions-view.png');
+
+  await page.fill('[data-testid=ws-search-input]', 'orchestrator');
+  await page.click('[data-testid=ws-search-go]');
+  await page.waitForSelector('[data-testid=ws-hit]');
+  await page.locator('[data-testid=ws-hit]').first().click();
+  await page.waitForSelector('[data-testid=timeline] canvas');
+  await page.waitForFunction(() => location.hash.includes('tab=debugger') && location.hash.includes('session='));
+
+  await page.click('[data-testid=tab-sessions]');
+  const del = page.locator('[data-testid=session-row][data-key="fe5e1c67-53e7-4862-81ae-d0e013e3270b"] [data-testid=session-delete]');
+  await del.click();
+  assert.equal(await del.textContent(), 'confirm delete');
+  await del.click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=session-row]').length === 3);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

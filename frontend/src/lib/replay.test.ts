@@ -1,0 +1,98 @@
+import { describe, expect, test } from 'vitest';
+import { budgetRange, clampBudget, countByLevel, describeRemoval, evictionSteps, stackColumns } from './replay';
+import { scrollToRow, visibleRows } from './virtual';
+import { segments } from './marks';
+import { nodeStyle, pathData, timeText } from './graphsvg';
+
+describe('stackColumns', () => {
+  test('cumulates kept categories, the last series is the total', () => {
+    const { kept, series } = stackColumns({ cats: [[1, 2], [0, 0], [3, 4]], after: [4, 6] });
+    expect(kept).toEqual([0, 2]);
+    expect(Array.from(series[0])).toEqual([1, 2]);
+    expect(Array.from(series[1])).toEqual([4, 6]);
+  });
+});
+
+test('evictionSteps and countByLevel', () => {
+  const marks = [{ k: 5, episode: 0, name: 'a', level: 3 }, { k: 2, episode: 1, name: 'b', level: 4 }, { k: 5, episode: 2, name: 'c', level: 3 }];
+  expect(evictionSteps(marks)).toEqual([2, 5]);
+  expect(countByLevel(marks)).toEqual([0, 0, 0, 2, 1]);
+});
+
+describe('describeRemoval', () => {
+  const name = (i: number) => ['e1', 'a1'][i];
+  test.each([
+    [{ i: 3, block: 1, reason: 'evicted', request: 6, episode: 1, level: 3 }, 'evicted at level 3 (intermediate) with episode a1 before request 7'],
+    [{ i: 3, block: -1, reason: 'truncated', request: -1, episode: -1 }, 'dropped by truncation'],
+    [{ i: 3, block: -1, reason: 'compacted', request: 9, episode: -1, level: 4 }, 'summarized by the compaction before request 10'],
+  ])('%j', (r, want) => expect(describeRemoval(r, name)).toBe(want));
+});
+
+describe('budgets', () => {
+  test('range covers the peak with a round step', () => {
+    expect(budgetRange([100, 20_549, 3])).toEqual({ min: 50, max: 22_000, step: 50 });
+    expect(budgetRange([1_000_000])).toEqual({ min: 5000, max: 1_050_000, step: 5000 });
+  });
+  test('clamp', () => {
+    expect(clampBudget(Number.NaN, 5, 10)).toBe(5);
+    expect(clampBudget(12.6, 5, 10)).toBe(10);
+    expect(clampBudget(7.4, 5, 10)).toBe(7);
+  });
+});
+
+describe('visibleRows', () => {
+  test.each([
+    [1000, 20, 0, 100, 0, 11],
+    [1000, 20, 2000, 100, 94, 111],
+    [1000, 20, 19990, 100, 993, 1000],
+    [0, 20, 0, 100, 0, 0],
+    [3, 20, 0, 500, 0, 3],
+  ])('%d rows of %d px at %d in %d px → [%d, %d)', (count, h, top, height, start, end) => {
+    const w = visibleRows(count, h, top, height, 6);
+    expect([w.start, w.end]).toEqual([start, end]);
+    expect(w.offset).toBe(start * h);
+    expect(w.total).toBe(count * h);
+  });
+  test('scrollToRow', () => {
+    expect(scrollToRow(0, 20, 100, 200)).toBe(0);
+    expect(scrollToRow(10, 20, 100, 200)).toBe(100);
+    expect(scrollToRow(20, 20, 100, 200)).toBe(220);
+  });
+});
+
+describe('segments', () => {
+  test('byte spans over multi-byte text', () => {
+    // "é" is two bytes in UTF-8: the mark of "b" starts at byte 3.
+    expect(segments('éab', [{ start: 3, end: 4 }])).toEqual([{ text: 'éa', mark: false }, { text: 'b', mark: true }]);
+  });
+  test('markup stays text', () => {
+    const s = segments('<img src=x onerror=alert(1)>', [{ start: 1, end: 4 }]);
+    expect(s.map((x) => x.text).join('')).toBe('<img src=x onerror=alert(1)>');
+    expect(s[1]).toEqual({ text: 'img', mark: true });
+  });
+  test('out-of-range and overlapping spans', () => {
+    expect(segments('abc', [{ start: 1, end: 99 }, { start: 0, end: 2 }])).toEqual([{ text: 'ab', mark: true }, { text: 'c', mark: true }]);
+    expect(segments('', [{ start: 0, end: 1 }])).toEqual([]);
+  });
+});
+
+describe('graph drawing', () => {
+  test('pathData', () => {
+    expect(pathData([{ x: 0, y: 0 }, { x: 10.04, y: 5 }])).toBe('M 0 0 L 10 5');
+    expect(pathData([{ x: 0, y: 0 }, { x: 1, y: 1 }, { x: 2, y: 2 }, { x: 3, y: 3 }], true)).toBe('M 0 0 C 1 1 2 2 3 3');
+    expect(pathData([])).toBe('');
+  });
+  test('timeText', () => {
+    expect(timeText({ time: '2026-01-02T03:04:05Z', end_time: '2026-01-02T03:09:00Z' })).toBe('2026-01-02 03:04:05 → 2026-01-02 03:09:00');
+    expect(timeText({ time: '2026-01-02T03:04:05Z' })).toBe('from 2026-01-02 03:04:05');
+    expect(timeText({})).toBe('');
+  });
+  test('states look different', () => {
+    const evicted = nodeStyle({ kind: 'expl', state: 'evicted', level: '4' });
+    const stripped = nodeStyle({ kind: 'expl', state: 'stripped', level: '2' });
+    const closed = nodeStyle({ kind: 'expl', state: 'closed' });
+    expect(evicted.opacity).toBeLessThan(1);
+    expect(stripped.stroke).not.toBe(closed.stroke);
+    expect(nodeStyle({ state: 'future' }).opacity).toBeLessThan(0.5);
+  });
+});

@@ -1,0 +1,109 @@
+// Pure logic behind the replay views: stacking the timeline's category
+// columns, eviction levels and their colours, stepping between evictions,
+// and describing why a part of the context is missing. DOM-free so that
+// vitest covers it.
+import type { Mark, Removal, ReplayTimeline } from './types/debugger';
+
+export interface CategoryStyle {
+  label: string;
+  color: string;
+}
+
+// Styles by replay category (engine/cwl.CategoryNames).
+export const replayCategories: Record<string, CategoryStyle> = {
+  system: { label: 'system', color: '#8a8f98' },
+  user: { label: 'user', color: '#4f9cf9' },
+  summary: { label: 'summaries', color: '#b58cff' },
+  assistant: { label: 'assistant text', color: '#39c5a3' },
+  thinking: { label: 'thinking', color: '#f2c14e' },
+  toolCall: { label: 'tool calls', color: '#f08a5d' },
+  toolResult: { label: 'tool output (other)', color: '#e05a6b' },
+  'toolResult.search': { label: 'tool output: search', color: '#ffa8b8' },
+  'toolResult.read': { label: 'tool output: read', color: '#b8325a' },
+  'toolResult.shell': { label: 'tool output: shell', color: '#8e3c9e' },
+  'toolResult.edit': { label: 'tool output: edit', color: '#d9779f' },
+};
+
+export function categoryStyle(name: string): CategoryStyle {
+  return replayCategories[name] ?? { label: name, color: '#999999' };
+}
+
+// The paper's eviction levels.
+export const levelNames = ['', 'reasoning', 'bulk', 'intermediate', 'full'];
+export const levelColors = ['#8a8f98', '#f2c14e', '#f08a5d', '#e05a6b', '#b058ff'];
+
+export function levelName(level: number): string {
+  return levelNames[level] ?? `level ${level}`;
+}
+
+export function levelColor(level: number): string {
+  return levelColors[level] ?? '#ffffff';
+}
+
+// stackColumns turns the timeline's category columns into cumulative
+// series (the last one is the total input) and drops categories that are
+// zero everywhere; kept gives the category index of each series.
+export function stackColumns(t: Pick<ReplayTimeline, 'cats' | 'after'>): { kept: number[]; series: Float64Array[] } {
+  const n = t.after.length;
+  const kept: number[] = [];
+  for (let c = 0; c < t.cats.length; c++) if (t.cats[c].some((v) => v > 0)) kept.push(c);
+  const running = new Float64Array(n);
+  const series: Float64Array[] = [];
+  for (const c of kept) {
+    const col = t.cats[c];
+    for (let i = 0; i < n; i++) running[i] += col[i];
+    series.push(running.slice());
+  }
+  return { kept, series };
+}
+
+// evictionSteps returns the sorted distinct requests with an eviction.
+export function evictionSteps(marks: Mark[]): number[] {
+  return [...new Set(marks.map((m) => m.k))].sort((a, b) => a - b);
+}
+
+// marksAt returns the marks of request k.
+export function marksAt(marks: Mark[], k: number): Mark[] {
+  return marks.filter((m) => m.k === k);
+}
+
+// countByLevel counts marks by level (index 1-4).
+export function countByLevel(marks: Mark[]): number[] {
+  const out = [0, 0, 0, 0, 0];
+  for (const m of marks) if (m.level >= 0 && m.level < out.length) out[m.level]++;
+  return out;
+}
+
+// describeRemoval says in words what removed a part of the context.
+// Request numbers are shown 1-based, as the timeline shows them.
+export function describeRemoval(r: Removal, episodeName: (i: number) => string): string {
+  switch (r.reason) {
+    case 'truncated':
+      return 'dropped by truncation';
+    case 'compacted':
+      return r.request >= 0 ? `summarized by the compaction before request ${r.request + 1}` : 'summarized by compaction';
+  }
+  const parts = [`evicted at level ${r.level ?? '?'}${r.level ? ` (${levelName(r.level)})` : ''}`];
+  if (r.episode >= 0) parts.push(`with episode ${episodeName(r.episode)}`);
+  if (r.request >= 0) parts.push(`before request ${r.request + 1}`);
+  if (r.step) parts.push(`step ${r.step}`);
+  return parts.join(' ');
+}
+
+// clampBudget keeps a budget within the slider's range, as an integer.
+export function clampBudget(v: number, lo: number, hi: number): number {
+  if (!Number.isFinite(v)) return lo;
+  return Math.round(Math.max(lo, Math.min(hi, v)));
+}
+
+// budgetRange picks the τ slider's range for a timeline: from a small
+// floor to just above the largest uncapped input, with a step of about
+// 1/500 of the range rounded to a power of ten times 1, 2 or 5.
+export function budgetRange(before: number[]): { min: number; max: number; step: number } {
+  const peak = before.reduce((a, b) => Math.max(a, b), 0);
+  const max = Math.max(1000, Math.ceil((peak * 1.05) / 1000) * 1000);
+  const raw = max / 500;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? p;
+  return { min: step, max, step };
+}

@@ -1,0 +1,251 @@
+// Types of the values the Debugger and Live services return (package app,
+// engine/debug, engine/cwl, app/graphs, search). Field names follow the Go
+// json tags. Every string that comes from a session is untrusted text.
+
+export interface Params {
+  thread: number;
+  counter: string;
+  episodes: string; // declared | inferred
+  policy: string;
+  budget: number;
+}
+
+export interface ThreadInfo {
+  index: number;
+  id: string;
+  kind: string; // main | subagent
+  parent?: string;
+  parentIndex: number;
+  title?: string;
+  entries: number;
+  requests: number;
+  branches: number;
+  depth: number;
+}
+
+export interface Mark {
+  k: number;
+  episode: number;
+  name: string;
+  level: number;
+  freed?: number;
+  step?: string;
+}
+
+export interface Over {
+  k: number;
+  over: number;
+  why: string;
+}
+
+export interface SourceCompaction {
+  next: number;
+  line: number;
+  tokensBefore: number;
+}
+
+export interface CostSummary {
+  requests: number;
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  extraCalls: number;
+  peak: number;
+  evictions: number;
+  unreachable: number;
+  lookBack: number;
+  cachedRatio: number;
+  cost: number;
+  costUncached: number;
+}
+
+export interface ReplayTimeline {
+  policy: string;
+  episodes: string;
+  counter: string;
+  budget: number;
+  categories: string[];
+  before: number[];
+  after: number[];
+  cached: number[];
+  cats: number[][];
+  context: number[];
+  lines: number[];
+  evictions: Mark[];
+  restored: Mark[];
+  unreachable: Over[];
+  compactions: SourceCompaction[];
+  cost: CostSummary;
+  assumptions: string[];
+  episodeCount: number;
+}
+
+export interface Removal {
+  i: number;
+  block: number;
+  reason: string; // evicted | truncated | compacted
+  request: number;
+  episode: number;
+  level?: number;
+  step?: string;
+}
+
+export interface BlockItem {
+  type: string; // text | thinking | tool_call | tool_result | image
+  tool?: string;
+  tokens: number;
+  text: string;
+  size: number;
+  truncated?: boolean;
+  isError?: boolean;
+  state: string; // kept | evicted
+  removal?: Removal;
+}
+
+export interface Item {
+  i: number;
+  role: string;
+  origin?: string;
+  line: number;
+  episode: number;
+  state: string; // kept | stripped | evicted
+  tokens: number;
+  kept: number;
+  diff?: string; // added | changed | removed
+  removal?: Removal;
+  blocks: BlockItem[];
+}
+
+export interface EpisodeInfo {
+  id: number;
+  name: string;
+  kind: string;
+  inferred?: boolean;
+  start: number;
+  end: number;
+  open: boolean;
+  level: number;
+  present: boolean;
+}
+
+export interface Part {
+  group: string; // kind | tool | episode
+  name: string;
+  tokens: number;
+  full: number;
+}
+
+export interface DiffSummary {
+  tokensBefore: number;
+  added: number;
+  changed: number;
+  removed: number;
+  removedElsewhere: number;
+}
+
+export interface ContextView {
+  request: number;
+  ctx: number;
+  tokens: number;
+  before: number;
+  summary?: number;
+  prologue: number;
+  items: Item[];
+  episodes: EpisodeInfo[];
+  parts: Part[];
+  diff: DiffSummary;
+  evictions: Mark[];
+  unreachable?: string;
+}
+
+export interface SweepPoint {
+  budget: number;
+  input: number;
+  peak: number;
+  cachedRatio: number;
+  cost: number;
+  evictions: number;
+  unreachable: number;
+  lookBack: number;
+}
+
+export interface Curve {
+  policy: string;
+  points: SweepPoint[];
+}
+
+export interface GraphPoint {
+  x: number;
+  y: number;
+}
+
+export interface DrawnNode {
+  id: string;
+  label: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  attrs: Record<string, string>;
+}
+
+export interface DrawnEdge {
+  from: string;
+  to: string;
+  points: GraphPoint[];
+  spline?: boolean;
+  future?: boolean;
+}
+
+export interface Drawing {
+  width: number;
+  height: number;
+  nodes: DrawnNode[];
+  edges: DrawnEdge[];
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface Fragment {
+  text: string;
+  marks: Span[];
+  start: number;
+}
+
+export interface Hit {
+  id: string;
+  score: number;
+  kind: string;
+  session?: string;
+  thread?: string;
+  entry?: string;
+  line?: number;
+  role?: string;
+  tool?: string;
+  fragments: Fragment[];
+  threadIndex: number;
+  entryIndex: number;
+  request: number;
+  message: number;
+}
+
+export interface Hits {
+  total: number;
+  hits: Hit[];
+}
+
+export interface Location {
+  request: number;
+  message: number;
+}
+
+export interface Appended {
+  key: string;
+  requests: number;
+  entries: number;
+  revision: number;
+}

@@ -91,6 +91,9 @@ func CodeConfig() Config {
 type Layer struct {
 	Clusters []*Cluster `json:"clusters"`
 	Pending  []string   `json:"pending"` // unit ids waiting for a cluster
+	// Routes records every routing decision in the order it was made; a
+	// unit routed again later (from pending) has a later record.
+	Routes []Route `json:"routes,omitempty"`
 
 	units  map[string]Unit
 	nextID int
@@ -153,8 +156,14 @@ func (l *Layer) route(ctx context.Context, cfg Config, w Writer, u Unit) error {
 		cands = append(cands, scored{c, float64(embed.Dot(u.Vec, c.Center))})
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].sim > cands[j].sim })
+	best := Route{Unit: u.ID, Rule: RuleLow}
+	if len(cands) > 0 {
+		best.Best, best.Sim = cands[0].c.ID, cands[0].sim
+	}
 	if len(cands) > 0 && cands[0].sim >= cfg.High {
 		cands[0].c.admit(u.ID)
+		best.Cluster, best.Rule = cands[0].c.ID, RuleHigh
+		l.Routes = append(l.Routes, best)
 		return nil
 	}
 	var mid []*Cluster
@@ -169,12 +178,19 @@ func (l *Layer) route(ctx context.Context, cfg Config, w Writer, u Unit) error {
 			return fmt.Errorf("route %s: %w", u.ID, err)
 		}
 		for _, c := range mid {
+			best.Candidates = append(best.Candidates, c.ID)
+		}
+		best.Rule = RuleRouterNone
+		for _, c := range mid {
 			if c.ID == id {
 				c.admit(u.ID)
+				best.Cluster, best.Rule = c.ID, RuleRouter
+				l.Routes = append(l.Routes, best)
 				return nil
 			}
 		}
 	}
+	l.Routes = append(l.Routes, best)
 	l.Pending = append(l.Pending, u.ID)
 	return nil
 }

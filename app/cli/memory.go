@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"ctxscope/engine/memory"
@@ -11,7 +10,6 @@ import (
 	"ctxscope/engine/memory/embed"
 	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/locomo"
-	"ctxscope/engine/memory/store"
 )
 
 var memoryCommand = command{
@@ -41,24 +39,6 @@ func runMemory(env *Env, args []string) error {
 		return usageError("unknown subcommand %q", args[0])
 	}
 	return run(env, args[1:])
-}
-
-// memoryStore is where built and imported memories live: the workspace's
-// memory/ directory.
-func memoryStore(env *Env) (store.Dir, error) {
-	ws := env.Workspace
-	if ws == "" {
-		dir := os.Getenv("XDG_DATA_HOME")
-		if dir == "" {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return "", fmt.Errorf("no workspace: %w", err)
-			}
-			dir = filepath.Join(home, ".local", "share")
-		}
-		ws = filepath.Join(dir, "ctxscope")
-	}
-	return store.Dir(filepath.Join(ws, "memory")), nil
 }
 
 // embedFlags are the flags that choose the embedding provider.

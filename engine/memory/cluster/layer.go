@@ -91,12 +91,14 @@ func CodeConfig() Config {
 type Layer struct {
 	Clusters []*Cluster `json:"clusters"`
 	Pending  []string   `json:"pending"` // unit ids waiting for a cluster
-	// Routes records every routing decision in the order it was made; a
-	// unit routed again later (from pending) has a later record.
+	// Routes holds the latest routing decision about each unit, in the
+	// order units were first routed; a unit routed again (from pending)
+	// has its record replaced and its Tries counted.
 	Routes []Route `json:"routes,omitempty"`
 
-	units  map[string]Unit
-	nextID int
+	units   map[string]Unit
+	nextID  int
+	routeAt map[string]int // unit id -> position in Routes
 }
 
 // NewLayer returns an empty layer.
@@ -163,7 +165,7 @@ func (l *Layer) route(ctx context.Context, cfg Config, w Writer, u Unit) error {
 	if len(cands) > 0 && cands[0].sim >= cfg.High {
 		cands[0].c.admit(u.ID)
 		best.Cluster, best.Rule = cands[0].c.ID, RuleHigh
-		l.Routes = append(l.Routes, best)
+		l.note(best)
 		return nil
 	}
 	var mid []*Cluster
@@ -185,12 +187,12 @@ func (l *Layer) route(ctx context.Context, cfg Config, w Writer, u Unit) error {
 			if c.ID == id {
 				c.admit(u.ID)
 				best.Cluster, best.Rule = c.ID, RuleRouter
-				l.Routes = append(l.Routes, best)
+				l.note(best)
 				return nil
 			}
 		}
 	}
-	l.Routes = append(l.Routes, best)
+	l.note(best)
 	l.Pending = append(l.Pending, u.ID)
 	return nil
 }

@@ -41,13 +41,33 @@ type Route struct {
 	Candidates []string `json:"candidates,omitempty"`
 	// Round is the DBSCAN pass, from 1, for clustering decisions.
 	Round int `json:"round,omitempty"`
+	// Tries counts the decisions made about the unit, this one included.
+	Tries int `json:"tries"`
 }
 
 // record notes a clustering decision for each unit.
 func (l *Layer) record(units []Unit, rule Rule, cluster string, round int) {
 	for _, u := range units {
-		l.Routes = append(l.Routes, Route{Unit: u.ID, Rule: rule, Cluster: cluster, Round: round})
+		l.note(Route{Unit: u.ID, Rule: rule, Cluster: cluster, Round: round})
 	}
+}
+
+// note makes r the latest decision about its unit.
+func (l *Layer) note(r Route) {
+	if l.routeAt == nil || len(l.routeAt) != len(l.Routes) {
+		l.routeAt = make(map[string]int, len(l.Routes))
+		for i, x := range l.Routes {
+			l.routeAt[x.Unit] = i
+		}
+	}
+	if i, ok := l.routeAt[r.Unit]; ok {
+		r.Tries = l.Routes[i].Tries + 1
+		l.Routes[i] = r
+		return
+	}
+	r.Tries = 1
+	l.routeAt[r.Unit] = len(l.Routes)
+	l.Routes = append(l.Routes, r)
 }
 
 // LastRoutes returns the latest decision about each unit, by unit id.

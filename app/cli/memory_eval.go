@@ -28,14 +28,14 @@ type evalRow struct {
 
 // evalReport is what `memory eval --json` prints.
 type evalReport struct {
-	Source     string    `json:"source"`
-	Samples    int       `json:"samples"`
-	Budget     int       `json:"budget"`
-	Rows       []evalRow `json:"rows"`
+	Source  string    `json:"source"`
+	Samples int       `json:"samples"`
+	Budget  int       `json:"budget"`
+	Rows    []evalRow `json:"rows"`
 	// Workspace is the size of the workspace holding the built
 	// memories: the database and the search index.
-	Workspace *sizes `json:"workspace,omitempty"`
-	BuildMs    []int64   `json:"buildMs,omitempty"`
+	Workspace *sizes  `json:"workspace,omitempty"`
+	BuildMs   []int64 `json:"buildMs,omitempty"`
 }
 
 func runMemoryEval(env *Env, args []string) error {

@@ -14,12 +14,13 @@ import (
 
 var memoryCommand = command{
 	name: "memory",
-	args: "build|import-kg|query|eval [ARGS] (run 'ctxscope memory SUBCOMMAND -h')",
+	args: "build|import-kg|query|eval|graph [ARGS] (run 'ctxscope memory SUBCOMMAND -h')",
 	// build --locomo FILE [--sample N] [--extractor offline|llm] | build SESSION...
 	// import-kg KG.json CLUSTERS.json [--locomo FILE --sample N]
 	// query "QUESTION" [--sample N | --memory ID] [--json] [--budget N]
 	// eval --locomo FILE [--source built|imported] [--json] [--answer]
-	summary: "tri-layer memory (MemWeaver): build, import, query, evaluate on LoCoMo",
+	// graph [--sample N | --memory ID] [--format dot|svg] [--entity NAME --hops K]
+	summary: "tri-layer memory (MemWeaver): build, import, query, evaluate on LoCoMo, draw the graph",
 	run:     runMemory,
 }
 
@@ -28,11 +29,12 @@ var memorySubcommands = map[string]func(env *Env, args []string) error{
 	"import-kg": runMemoryImport,
 	"query":     runMemoryQuery,
 	"eval":      runMemoryEval,
+	"graph":     runMemoryGraph,
 }
 
 func runMemory(env *Env, args []string) error {
 	if len(args) == 0 {
-		return usageError("need a subcommand: build, import-kg, query or eval")
+		return usageError("need a subcommand: build, import-kg, query, eval or graph")
 	}
 	run, ok := memorySubcommands[args[0]]
 	if !ok {

@@ -49,6 +49,8 @@ type App struct {
 	ws       *search.Workspace
 	sessions *Sessions
 	ui       *UI
+	memory   *Memory
+	annotate *Annotations
 }
 
 // New opens the workspace and returns an app with no platform yet; call
@@ -69,6 +71,8 @@ func New(opts Options) (*App, error) {
 	a.ws = ws
 	a.sessions = newSessions(a, opts.Initial)
 	a.ui = &UI{app: a}
+	a.memory = newMemory(a)
+	a.annotate = &Annotations{app: a, mem: a.memory}
 	if err := a.sessions.seedDemo(context.Background()); err != nil {
 		ws.Close()
 		return nil, err
@@ -94,7 +98,7 @@ func (a *App) Shutdown(ctx context.Context) {
 
 // Bindings returns the services the frontend may call. Every exported
 // method of each is callable; nothing else is.
-func (a *App) Bindings() []any { return []any{a.sessions, a.ui} }
+func (a *App) Bindings() []any { return []any{a.sessions, a.ui, a.memory, a.annotate} }
 
 // Sessions returns the sessions service, for hosts that need it directly
 // (serve mode's upload endpoint).

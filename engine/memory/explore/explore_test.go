@@ -110,3 +110,17 @@ func TestTimelineAndGold(t *testing.T) {
 		t.Errorf("gold %+v", got)
 	}
 }
+
+func TestFindEntities(t *testing.T) {
+	m := tiny(t)
+	got := FindEntities(m, "mel", 10)
+	if len(got) == 0 || got[0].Name != "Melanie" {
+		t.Fatalf("find mel: %+v", got)
+	}
+	if got := FindEntities(m, "caroline", 1); len(got) != 1 || got[0].Name != "Caroline" {
+		t.Errorf("exact: %+v", got)
+	}
+	if got := FindEntities(m, "  ", 10); len(got) != 0 {
+		t.Errorf("blank: %+v", got)
+	}
+}

@@ -1,5 +1,6 @@
 // The view state that survives a reload lives in the URL fragment, as a
-// query string: #session=...&step=12&tab=context&policy=paper&budget=20000.
+// query string: #session=...&step=12&tab=context&policy=paper&budget=20000
+// (and, in the memory explorer, &mem=conv-26&msub=graph&entity=e1).
 // Only ids, names and numbers go there; never session content.
 
 export interface ViewState {
@@ -9,10 +10,14 @@ export interface ViewState {
   policy?: string;
   budget?: number;
   counter?: string;
+  // The memory explorer: the memory set, the sub-view and the entity.
+  mem?: string;
+  msub?: string;
+  entity?: string;
 }
 
 const numeric = new Set(['step', 'budget']);
-const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter'] as const;
+const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter', 'mem', 'msub', 'entity'] as const;
 
 // parseState reads a fragment ("#a=1&b=2" or "a=1&b=2"). Unknown keys and
 // malformed numbers are dropped.

@@ -2,6 +2,8 @@
 // per entry; the chosen view and session live in the URL fragment.
 import type { Component } from 'svelte';
 import DebuggerView from './DebuggerView.svelte';
+import MemoryView from './MemoryView.svelte';
+import type { ViewState } from '../lib/urlstate';
 
 // ViewProps are what the shell gives every view.
 export interface ViewProps {
@@ -11,6 +13,9 @@ export interface ViewProps {
   onopen: (key: string) => void;
   // onerror shows a message in the shell's error banner.
   onerror: (message: string) => void;
+  // viewState is the view state kept in the URL; onstate changes it.
+  viewState: ViewState;
+  onstate: (patch: ViewState) => void;
 }
 
 export interface ViewDef {
@@ -19,4 +24,7 @@ export interface ViewDef {
   component: Component<ViewProps>;
 }
 
-export const views: ViewDef[] = [{ id: 'debugger', label: 'Debugger', component: DebuggerView }];
+export const views: ViewDef[] = [
+  { id: 'debugger', label: 'Debugger', component: DebuggerView },
+  { id: 'memory', label: 'Memory', component: MemoryView },
+];

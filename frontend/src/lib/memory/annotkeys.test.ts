@@ -10,6 +10,8 @@ describe('annotateAction', () => {
     [{ key: 's' }, 'sufficient'],
     [{ key: 'i' }, 'insufficient'],
     [{ key: 'n' }, 'note'],
+    [{ key: 'Home' }, 'first'],
+    [{ key: 'G' }, 'context'],
     [{ key: ']' }, 'next-question'],
     [{ key: 'x' }, null],
     [{ key: '1', ctrlKey: true }, null],

@@ -1,6 +1,6 @@
 // Keyboard shortcuts of the annotation queue. The table is also what the
 // view's help lists.
-export type AnnotateAction = 'next' | 'prev' | 'helpful' | 'unhelpful' | 'sufficient' | 'insufficient' | 'note' | 'next-question' | 'prev-question';
+export type AnnotateAction = 'next' | 'prev' | 'first' | 'context' | 'helpful' | 'unhelpful' | 'sufficient' | 'insufficient' | 'note' | 'next-question' | 'prev-question';
 
 export interface AnnotateShortcut {
   keys: string[];
@@ -11,6 +11,8 @@ export interface AnnotateShortcut {
 export const annotateShortcuts: AnnotateShortcut[] = [
   { keys: ['j', 'ArrowDown'], action: 'next', description: 'next item' },
   { keys: ['k', 'ArrowUp'], action: 'prev', description: 'previous item' },
+  { keys: ['g', 'Home'], action: 'first', description: 'first item' },
+  { keys: ['G', 'End'], action: 'context', description: 'the whole context' },
   { keys: ['1'], action: 'helpful', description: 'mark the item helpful' },
   { keys: ['2'], action: 'unhelpful', description: 'mark the item not helpful' },
   { keys: ['s'], action: 'sufficient', description: 'the context is sufficient' },

@@ -279,8 +279,11 @@ CREATE TABLE settings (
 // the set's own metadata (its speakers, what it was built from, merges,
 // the embedding component it removes), each passage's absolute time, and
 // the order of a passage's contains links, which undoing a merge restores.
+// It also indexes entity names by entity, which reading a set's entities
+// with their aliases needs (without it that read is quadratic).
 const schemaMemoryMetadata = `
 ALTER TABLE memory_sets ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
+CREATE INDEX entity_names_entity ON entity_names(entity_id);
 ALTER TABLE passages ADD COLUMN time TEXT NOT NULL DEFAULT '';
 ALTER TABLE contains_links ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
 `

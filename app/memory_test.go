@@ -226,3 +226,30 @@ func TestAnnotationsService(t *testing.T) {
 		t.Error("unknown format accepted")
 	}
 }
+
+func TestBuildCancel(t *testing.T) {
+	embedtest.Path(t)
+	a := newApp(t, Options{})
+	st, err := a.memory.Build(BuildRequest{Source: "locomo", Path: locomoFile, Sample: 6, Extractor: "offline"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.memory.Cancel(st.Job)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		s, _ := a.memory.Job(st.Job)
+		if s.Stage == "cancelled" {
+			break
+		}
+		if s.Stage == "done" || s.Stage == "failed" || time.Now().After(deadline) {
+			t.Fatalf("build after cancel: %+v", s)
+		}
+	}
+	if infos, _ := a.memory.List(); len(infos) != 0 {
+		t.Errorf("a cancelled build stored %+v", infos)
+	}
+	for _, bad := range []BuildRequest{{Source: "locomo"}, {Source: "session", Session: "nope"}, {Source: "x"}, {Source: "locomo", Path: locomoFile, Extractor: "magic"}} {
+		if _, err := a.memory.Build(bad); err == nil {
+			t.Errorf("build %+v accepted", bad)
+		}
+	}
+}

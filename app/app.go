@@ -60,6 +60,8 @@ type App struct {
 	ui       *UI
 	debugger *Debugger
 	live     *Live
+	memory   *Memory
+	annotate *Annotations
 	index    *indexer
 	callMu   sync.Mutex
 	callLog  io.Writer
@@ -86,6 +88,8 @@ func New(opts Options) (*App, error) {
 	a.ui = &UI{app: a}
 	a.debugger = newDebugger(a)
 	a.live = newLive(a)
+	a.memory = newMemory(a)
+	a.annotate = &Annotations{app: a, mem: a.memory}
 	if err := a.sessions.seedDemo(context.Background()); err != nil {
 		a.index.close()
 		ws.Close()
@@ -116,7 +120,9 @@ func (a *App) Shutdown(ctx context.Context) {
 
 // Bindings returns the services the frontend may call. Every exported
 // method of each is callable; nothing else is.
-func (a *App) Bindings() []any { return []any{a.sessions, a.ui, a.debugger, a.live} }
+func (a *App) Bindings() []any {
+	return []any{a.sessions, a.ui, a.debugger, a.live, a.memory, a.annotate}
+}
 
 // Sessions returns the sessions service, for hosts that need it directly
 // (serve mode's upload endpoint).

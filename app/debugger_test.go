@@ -117,15 +117,15 @@ func TestSearchHitsAreLocated(t *testing.T) {
 	}
 }
 
-// recorder is a platform that records events.
-type recorder struct {
+// appendRecorder is a platform that records session:appended events.
+type appendRecorder struct {
 	noPlatform
 	mu     sync.Mutex
 	events []any
 	seen   chan struct{}
 }
 
-func (r *recorder) Emit(event string, data any) {
+func (r *appendRecorder) Emit(event string, data any) {
 	if event != EventAppended {
 		return
 	}
@@ -140,7 +140,7 @@ func (r *recorder) Emit(event string, data any) {
 
 func TestLiveSessionAppends(t *testing.T) {
 	a := newApp(t, Options{})
-	rec := &recorder{seen: make(chan struct{}, 1)}
+	rec := &appendRecorder{seen: make(chan struct{}, 1)}
 	a.SetPlatform(rec)
 	data, err := os.ReadFile(piDir + "pi-cwl__large-session.jsonl")
 	if err != nil {

@@ -51,11 +51,11 @@ func StyleOf(a Attrs) Style {
 }
 
 // EdgeStyleOf returns the style of an edge from its attributes: an
-// "origin" of inferred draws it dashed, a "state" of evicted dotted and
-// grey.
+// "origin" of inferred or reviewed (a knowledge-graph relation added by a
+// session review) draws it dashed, a "state" of evicted dotted and grey.
 func EdgeStyleOf(a Attrs) Style {
 	s := Style{Stroke: "#4b5563", Text: "#374151"}
-	if a["origin"] == "inferred" || a["state"] == "inferred" {
+	if a["origin"] == "inferred" || a["origin"] == "reviewed" || a["state"] == "inferred" {
 		s.Dash = "dashed"
 	}
 	if a["state"] == "evicted" {

@@ -37,8 +37,11 @@ type Doc struct {
 	Episode string
 	Speaker string
 	Set     string // memory set, for memory documents
-	Time    time.Time
-	Text    string
+	// DialogSession is the conversation session a memory document comes
+	// from ("3" for LoCoMo's session_3), "" when unknown.
+	DialogSession string
+	Time          time.Time
+	Text          string
 }
 
 // prose reports the kinds whose text is prose, which get the English
@@ -55,7 +58,7 @@ func (d *Doc) fields() map[string]any {
 		m[FieldText] = d.Text
 	}
 	for k, v := range map[string]string{FieldSession: d.Session, FieldThread: d.Thread, FieldEntry: d.Entry, FieldRole: d.Role,
-		FieldTool: d.Tool, FieldEpisode: d.Episode, FieldSpeaker: d.Speaker, FieldSet: d.Set} {
+		FieldTool: d.Tool, FieldEpisode: d.Episode, FieldSpeaker: d.Speaker, FieldSet: d.Set, FieldDialogSession: d.DialogSession} {
 		if v != "" {
 			m[k] = v
 		}

@@ -23,10 +23,12 @@ const (
 	FieldEpisode = "episode"
 	FieldSpeaker = "speaker"
 	FieldSet     = "set"
-	FieldTime    = "time"
-	FieldText    = "text"    // prose: English analyzer
-	FieldCode    = "code"    // the same text, code-aware analyzer
-	FieldContent = "content" // the same text, stored for fragments, not indexed
+	// FieldDialogSession is a memory document's conversation session.
+	FieldDialogSession = "dsession"
+	FieldTime          = "time"
+	FieldText          = "text"    // prose: English analyzer
+	FieldCode          = "code"    // the same text, code-aware analyzer
+	FieldContent       = "content" // the same text, stored for fragments, not indexed
 )
 
 // Analyzer names: the code-aware analyzer, and its query-time form.
@@ -40,7 +42,7 @@ const (
 const analysisVersion = 3
 
 // keywordFields are the exact-match fields that filters and facets use.
-var keywordFields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet}
+var keywordFields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet, FieldDialogSession}
 
 // newMapping builds the index mapping. There is no composite _all field
 // (it would index every token twice): unfielded query terms search the

@@ -27,19 +27,45 @@ func parseMemoryTime(s string) time.Time {
 	return time.Time{}
 }
 
+// turnInfo is what a memory document borrows from the passage it was
+// read from: who spoke, when, in which session of the conversation.
+type turnInfo struct {
+	speaker, session string
+	time             time.Time
+}
+
+func turnInfos(ps []store.Passage) map[string]turnInfo {
+	out := make(map[string]turnInfo, len(ps))
+	for _, p := range ps {
+		out[p.ID] = turnInfo{speaker: p.Speaker, session: p.Session, time: passageTime(p)}
+	}
+	return out
+}
+
+// passageTime is the passage's absolute time, else its stamp parsed.
+func passageTime(p store.Passage) time.Time {
+	if t, err := time.Parse(time.RFC3339Nano, p.Time); err == nil {
+		return t
+	}
+	return parseMemoryTime(p.Timestamp)
+}
+
 // PassageDocs returns the documents of a memory set's passages.
 func PassageDocs(set string, ps []store.Passage) []Doc {
 	out := make([]Doc, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, Doc{ID: "mem:" + set + "#p/" + p.ID, Kind: KindPassage, Set: set, Entry: p.ID, Speaker: p.Speaker,
-			Time: parseMemoryTime(p.Timestamp), Text: p.Text})
+			DialogSession: p.Session, Time: passageTime(p), Text: p.Text})
 	}
 	return out
 }
 
 // TripleDocs returns the documents of a memory set's relations, written
-// as "subject predicate object", with their time and condition.
-func TripleDocs(set string, rs []store.Relation, names map[string]string) []Doc {
+// as "subject predicate object", with their time and condition. A
+// triple's speaker, session and time are those of the passage it was read
+// from (turns maps passage ids to them); a triple from a session review
+// has its session only.
+func TripleDocs(set string, rs []store.Relation, names map[string]string, turns map[string]turnInfo) []Doc {
 	out := make([]Doc, 0, len(rs))
 	for _, r := range rs {
 		parts := []string{nameOr(names, r.Source), r.Type, nameOr(names, r.Target)}
@@ -49,7 +75,11 @@ func TripleDocs(set string, rs []store.Relation, names map[string]string) []Doc 
 		if r.Condition != "" {
 			parts = append(parts, "condition: "+r.Condition)
 		}
-		out = append(out, Doc{ID: "mem:" + set + "#r/" + r.ID, Kind: KindTriple, Set: set, Entry: r.ID, Text: strings.Join(parts, " ")})
+		d := Doc{ID: "mem:" + set + "#r/" + r.ID, Kind: KindTriple, Set: set, Entry: r.ID, DialogSession: r.Session, Text: strings.Join(parts, " ")}
+		if t, ok := turns[r.PassageID]; ok {
+			d.Speaker, d.Time = t.speaker, t.time
+		}
+		out = append(out, d)
 	}
 	return out
 }
@@ -62,10 +92,17 @@ func nameOr(names map[string]string, id string) string {
 }
 
 // ExperienceDocs returns the documents of a memory set's experience items.
-func ExperienceDocs(set string, xs []store.Experience) []Doc {
+// An item's speaker, session and time are those of its first source turn.
+func ExperienceDocs(set string, xs []store.Experience, turns map[string]turnInfo) []Doc {
 	out := make([]Doc, 0, len(xs))
 	for _, x := range xs {
-		out = append(out, Doc{ID: "mem:" + set + "#x/" + x.ID, Kind: KindExperience, Set: set, Entry: x.ID, Text: x.Content})
+		d := Doc{ID: "mem:" + set + "#x/" + x.ID, Kind: KindExperience, Set: set, Entry: x.ID, Text: x.Content}
+		if len(x.SourceQAIDs) > 0 {
+			if t, ok := turns[x.SourceQAIDs[0]]; ok {
+				d.Speaker, d.DialogSession, d.Time = t.speaker, t.session, t.time
+			}
+		}
+		out = append(out, d)
 	}
 	return out
 }
@@ -92,7 +129,8 @@ func memoryDocs(ctx context.Context, st *store.Store, set string) ([]Doc, error)
 	if err != nil {
 		return nil, err
 	}
+	turns := turnInfos(ps)
 	docs := PassageDocs(set, ps)
-	docs = append(docs, TripleDocs(set, rs, names)...)
-	return append(docs, ExperienceDocs(set, xs)...), nil
+	docs = append(docs, TripleDocs(set, rs, names, turns)...)
+	return append(docs, ExperienceDocs(set, xs, turns)...), nil
 }

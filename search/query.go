@@ -43,29 +43,49 @@ type Request struct {
 	Role    string `json:"role,omitempty"`
 	Tool    string `json:"tool,omitempty"`
 	Set     string `json:"set,omitempty"`
+	Speaker string `json:"speaker,omitempty"`
+	// DialogSession keeps memory documents of one conversation session.
+	DialogSession string `json:"dialogSession,omitempty"`
+	// After and Before keep documents whose time is in [After, Before);
+	// a zero bound is open.
+	After  time.Time `json:"after,omitzero"`
+	Before time.Time `json:"before,omitzero"`
 	// From and Size page through the hits.
 	From int `json:"from,omitempty"`
 	Size int `json:"size,omitempty"`
-	// Facets asks for the counts of hits by kind, tool, session and role.
+	// Facets asks for the counts of hits by kind, tool, session, role,
+	// speaker and conversation session.
 	Facets bool `json:"facets,omitempty"`
+	// TimeRanges, with Facets, also counts the hits whose time falls in
+	// each range, under the facet "time".
+	TimeRanges []TimeRange `json:"timeRanges,omitempty"`
+}
+
+// TimeRange is a named half-open range of time [Start, End), for facets.
+type TimeRange struct {
+	Name  string    `json:"name"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
 }
 
 // Hit is one matching document and where it points.
 type Hit struct {
-	ID        string     `json:"id"`
-	Score     float64    `json:"score"`
-	Kind      string     `json:"kind"`
-	Session   string     `json:"session,omitempty"`
-	Thread    string     `json:"thread,omitempty"`
-	Entry     string     `json:"entry,omitempty"`
-	Line      int        `json:"line,omitempty"`
-	Role      string     `json:"role,omitempty"`
-	Tool      string     `json:"tool,omitempty"`
-	Episode   string     `json:"episode,omitempty"`
-	Speaker   string     `json:"speaker,omitempty"`
-	Set       string     `json:"set,omitempty"`
-	Time      time.Time  `json:"time,omitzero"`
-	Fragments []Fragment `json:"fragments"`
+	ID      string  `json:"id"`
+	Score   float64 `json:"score"`
+	Kind    string  `json:"kind"`
+	Session string  `json:"session,omitempty"`
+	Thread  string  `json:"thread,omitempty"`
+	Entry   string  `json:"entry,omitempty"`
+	Line    int     `json:"line,omitempty"`
+	Role    string  `json:"role,omitempty"`
+	Tool    string  `json:"tool,omitempty"`
+	Episode string  `json:"episode,omitempty"`
+	Speaker string  `json:"speaker,omitempty"`
+	Set     string  `json:"set,omitempty"`
+	// DialogSession is a memory hit's conversation session.
+	DialogSession string     `json:"dialogSession,omitempty"`
+	Time          time.Time  `json:"time,omitzero"`
+	Fragments     []Fragment `json:"fragments"`
 }
 
 // FacetCount is the number of hits with one value of a field.
@@ -83,7 +103,7 @@ type Result struct {
 }
 
 // facetFields are the fields counted when a request asks for facets.
-var facetFields = []string{FieldKind, FieldTool, FieldSession, FieldRole}
+var facetFields = []string{FieldKind, FieldTool, FieldSession, FieldRole, FieldSpeaker, FieldDialogSession}
 
 // Search runs a request. A query string that does not parse returns an
 // error wrapping ErrBadQuery that says what is wrong.
@@ -97,11 +117,19 @@ func (x *Index) Search(r Request) (*Result, error) {
 		size = DefaultSize
 	}
 	req := bleve.NewSearchRequestOptions(q, min(size, MaxSize), max(r.From, 0), false)
-	req.Fields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldLine, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet, FieldTime, FieldContent}
+	req.Fields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldLine, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet, FieldDialogSession, FieldTime, FieldContent}
 	req.IncludeLocations = true
 	if r.Facets {
 		for _, f := range facetFields {
-			req.AddFacet(f, bleve.NewFacetRequest(f, 20))
+			req.AddFacet(f, bleve.NewFacetRequest(f, 50))
+		}
+		if len(r.TimeRanges) > 0 {
+			fr := bleve.NewFacetRequest(FieldTime, len(r.TimeRanges))
+			for _, tr := range r.TimeRanges {
+				start, end := tr.Start, tr.End
+				fr.AddDateTimeRange(tr.Name, start, end)
+			}
+			req.AddFacet("time", fr)
 		}
 	}
 	x.swap.RLock()
@@ -122,6 +150,9 @@ func (x *Index) Search(r Request) (*Result, error) {
 				for _, t := range f.Terms.Terms() {
 					counts = append(counts, FacetCount{Term: t.Term, Count: t.Count})
 				}
+			}
+			for _, d := range f.DateRanges {
+				counts = append(counts, FacetCount{Term: d.Name, Count: d.Count})
 			}
 			out.Facets[name] = counts
 		}
@@ -149,10 +180,24 @@ func buildQuery(r Request) (query.Query, error) {
 		return nil, fmt.Errorf("%w: unknown mode %q (want %q or %q)", ErrBadQuery, r.Mode, ModeQuery, ModePlain)
 	}
 	parts := []query.Query{main}
-	for field, v := range map[string]string{FieldKind: r.Kind, FieldSession: r.Session, FieldRole: r.Role, FieldTool: r.Tool, FieldSet: r.Set} {
+	for field, v := range map[string]string{FieldKind: r.Kind, FieldSession: r.Session, FieldRole: r.Role, FieldTool: r.Tool, FieldSet: r.Set,
+		FieldSpeaker: r.Speaker, FieldDialogSession: r.DialogSession} {
 		if v != "" {
 			parts = append(parts, term(field, v))
 		}
+	}
+	if !r.After.IsZero() || !r.Before.IsZero() {
+		var start, end time.Time
+		if !r.After.IsZero() {
+			start = r.After
+		}
+		if !r.Before.IsZero() {
+			end = r.Before
+		}
+		yes, no := true, false
+		dq := query.NewDateRangeInclusiveQuery(start, end, &yes, &no)
+		dq.SetField(FieldTime)
+		parts = append(parts, dq)
 	}
 	if len(parts) == 1 {
 		return main, nil
@@ -230,7 +275,8 @@ func codeQueries(q query.Query) query.Query {
 func toHit(h *search.DocumentMatch) Hit {
 	str := func(f string) string { s, _ := h.Fields[f].(string); return s }
 	hit := Hit{ID: h.ID, Score: h.Score, Kind: str(FieldKind), Session: str(FieldSession), Thread: str(FieldThread),
-		Entry: str(FieldEntry), Role: str(FieldRole), Tool: str(FieldTool), Episode: str(FieldEpisode), Speaker: str(FieldSpeaker), Set: str(FieldSet)}
+		Entry: str(FieldEntry), Role: str(FieldRole), Tool: str(FieldTool), Episode: str(FieldEpisode), Speaker: str(FieldSpeaker), Set: str(FieldSet),
+		DialogSession: str(FieldDialogSession)}
 	if l, ok := h.Fields[FieldLine].(float64); ok {
 		hit.Line = int(l)
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"ctxscope/engine/memory"
@@ -11,17 +10,17 @@ import (
 	"ctxscope/engine/memory/embed"
 	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/locomo"
-	"ctxscope/engine/memory/store"
 )
 
 var memoryCommand = command{
 	name: "memory",
-	args: "build|import-kg|query|eval [ARGS] (run 'ctxscope memory SUBCOMMAND -h')",
+	args: "build|import-kg|query|eval|graph [ARGS] (run 'ctxscope memory SUBCOMMAND -h')",
 	// build --locomo FILE [--sample N] [--extractor offline|llm] | build SESSION...
 	// import-kg KG.json CLUSTERS.json [--locomo FILE --sample N]
 	// query "QUESTION" [--sample N | --memory ID] [--json] [--budget N]
 	// eval --locomo FILE [--source built|imported] [--json] [--answer]
-	summary: "tri-layer memory (MemWeaver): build, import, query, evaluate on LoCoMo",
+	// graph [--sample N | --memory ID] [--format dot|svg] [--entity NAME --hops K]
+	summary: "tri-layer memory (MemWeaver): build, import, query, evaluate on LoCoMo, draw the graph",
 	run:     runMemory,
 }
 
@@ -30,35 +29,18 @@ var memorySubcommands = map[string]func(env *Env, args []string) error{
 	"import-kg": runMemoryImport,
 	"query":     runMemoryQuery,
 	"eval":      runMemoryEval,
+	"graph":     runMemoryGraph,
 }
 
 func runMemory(env *Env, args []string) error {
 	if len(args) == 0 {
-		return usageError("need a subcommand: build, import-kg, query or eval")
+		return usageError("need a subcommand: build, import-kg, query, eval or graph")
 	}
 	run, ok := memorySubcommands[args[0]]
 	if !ok {
 		return usageError("unknown subcommand %q", args[0])
 	}
 	return run(env, args[1:])
-}
-
-// memoryStore is where built and imported memories live: the workspace's
-// memory/ directory.
-func memoryStore(env *Env) (store.Dir, error) {
-	ws := env.Workspace
-	if ws == "" {
-		dir := os.Getenv("XDG_DATA_HOME")
-		if dir == "" {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return "", fmt.Errorf("no workspace: %w", err)
-			}
-			dir = filepath.Join(home, ".local", "share")
-		}
-		ws = filepath.Join(dir, "ctxscope")
-	}
-	return store.Dir(filepath.Join(ws, "memory")), nil
 }
 
 // embedFlags are the flags that choose the embedding provider.

@@ -11,7 +11,7 @@ import (
 	"ctxscope/engine/memory/eval"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/retrieve"
-	"ctxscope/engine/memory/store"
+	"ctxscope/search"
 	"ctxscope/search/lexical"
 )
 
@@ -121,9 +121,9 @@ func BenchmarkBaselineBM25Turns(b *testing.B) {
 }
 
 // BenchmarkFootprint builds the offline memories of all ten LoCoMo
-// conversations, writes them as memory files and indexes them for
-// retrieval, reporting the files' total size and the live heap the
-// memories and their indexes hold.
+// conversations, saves them in a fresh workspace (database and search
+// index) and indexes them for retrieval, reporting the workspace's size
+// and the live heap the memories and their indexes hold.
 func BenchmarkFootprint(b *testing.B) {
 	convs, emb := benchSetup(b)
 	for b.Loop() {
@@ -131,17 +131,18 @@ func BenchmarkFootprint(b *testing.B) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		var xs []*retrieve.Index
-		var fileBytes int64
+		ws, _, err := search.OpenWorkspace(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
 		for _, c := range convs {
 			m, err := offlineBuilder(emb, false).Build(context.Background(), c.ID, c.Passages())
 			if err != nil {
 				b.Fatal(err)
 			}
-			var w countingWriter
-			if err := store.Write(&w, m); err != nil {
+			if err := ws.SaveMemory(context.Background(), m); err != nil {
 				b.Fatal(err)
 			}
-			fileBytes += int64(w)
 			x, err := retrieve.New(context.Background(), m, emb, retrieve.Options{Lexical: lexical.Build, Window: 1})
 			if err != nil {
 				b.Fatal(err)
@@ -151,7 +152,13 @@ func BenchmarkFootprint(b *testing.B) {
 		runtime.GC()
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(fileBytes)/1e6, "file-MB")
+		sz, err := workspaceSize(ws)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ws.Close()
+		b.ReportMetric(float64(sz.Database)/1e6, "db-MB")
+		b.ReportMetric(float64(sz.Index)/1e6, "index-MB")
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/1e6, "heap-MB")
 		runtime.KeepAlive(xs)
 	}

@@ -45,10 +45,11 @@ func runMemoryBuild(env *Env, args []string) error {
 	default:
 		return usageError("--extractor %q: want offline or llm", *extractor)
 	}
-	st, err := memoryStore(env)
+	ws, err := openWorkspace(env)
 	if err != nil {
 		return err
 	}
+	defer ws.Close()
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "memory\tpassages\tentities\ttriples\tclusters\titems\tmerges\tbuild ms\t")
 	for _, src := range sources {
@@ -58,21 +59,26 @@ func runMemoryBuild(env *Env, args []string) error {
 			return fmt.Errorf("%s: %w", src.id, err)
 		}
 		took := time.Since(start)
-		if err := st.Save(m); err != nil {
+		m.From = src.from
+		if err := ws.SaveMemory(context.Background(), m); err != nil {
 			return err
 		}
 		s := m.Stats()
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", m.ID, s.Passages, s.Entities, s.Relations, s.Clusters, s.Experiences, s.Merges, took.Milliseconds())
 	}
 	tw.Flush()
-	size, _ := st.Size()
-	fmt.Fprintf(env.Stdout, "stored in %s (%.2f MB in all)\n", st, float64(size)/1e6)
+	size, err := workspaceSize(ws)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "stored in the workspace %s (%s)\n", ws.Store.Dir(), size)
 	return nil
 }
 
 // buildSource is one conversation to build a memory of.
 type buildSource struct {
 	id       string
+	from     memory.Origin
 	passages []memory.Passage
 }
 
@@ -90,7 +96,8 @@ func buildSources(locomoPath, sample string, files []string) ([]buildSource, err
 			return nil, err
 		}
 		for _, i := range idx {
-			out = append(out, buildSource{convs[i].ID, convs[i].Passages()})
+			abs, _ := filepath.Abs(locomoPath)
+			out = append(out, buildSource{convs[i].ID, memory.Origin{Kind: "locomo", Path: abs, Sample: i}, convs[i].Passages()})
 		}
 	}
 	for _, f := range files {
@@ -102,7 +109,8 @@ func buildSources(locomoPath, sample string, files []string) ([]buildSource, err
 		if id == "" || strings.ContainsAny(id, `/\`) {
 			id = strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 		}
-		out = append(out, buildSource{"session-" + id, memory.SessionPassages(s)})
+		abs, _ := filepath.Abs(f)
+		out = append(out, buildSource{"session-" + id, memory.Origin{Kind: "session", Path: abs}, memory.SessionPassages(s)})
 	}
 	if len(out) == 0 {
 		return nil, usageError("need --locomo FILE or SESSION files")

@@ -16,7 +16,6 @@ import (
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/mwimport"
 	"ctxscope/engine/memory/retrieve"
-	"ctxscope/engine/memory/store"
 	"ctxscope/search/lexical"
 )
 
@@ -29,12 +28,14 @@ type evalRow struct {
 
 // evalReport is what `memory eval --json` prints.
 type evalReport struct {
-	Source     string    `json:"source"`
-	Samples    int       `json:"samples"`
-	Budget     int       `json:"budget"`
-	Rows       []evalRow `json:"rows"`
-	StoreBytes int64     `json:"storeBytes,omitempty"`
-	BuildMs    []int64   `json:"buildMs,omitempty"`
+	Source  string    `json:"source"`
+	Samples int       `json:"samples"`
+	Budget  int       `json:"budget"`
+	Rows    []evalRow `json:"rows"`
+	// Workspace is the size of the workspace holding the built
+	// memories: the database and the search index.
+	Workspace *sizes  `json:"workspace,omitempty"`
+	BuildMs   []int64 `json:"buildMs,omitempty"`
 }
 
 func runMemoryEval(env *Env, args []string) error {
@@ -75,7 +76,7 @@ func runMemoryEval(env *Env, args []string) error {
 		*kgDir = filepath.Join(filepath.Dir(filepath.Dir(*path)), "memweaver-kg")
 	}
 	rep := &evalReport{Source: *source, Samples: len(idx), Budget: *budget}
-	mems, err := evalMemories(env, *source, *kgDir, convs, idx, emb, rep)
+	mems, err := evalMemories(env, *source, *path, *kgDir, convs, idx, emb, rep)
 	if err != nil {
 		return err
 	}
@@ -90,11 +91,12 @@ func runMemoryEval(env *Env, args []string) error {
 }
 
 // evalMemories loads or makes the memory of every conversation.
-func evalMemories(env *Env, source, kgDir string, convs []*locomo.Conversation, idx []int, emb embed.Provider, rep *evalReport) ([]*memory.Memory, error) {
-	st, err := memoryStore(env)
+func evalMemories(env *Env, source, path, kgDir string, convs []*locomo.Conversation, idx []int, emb embed.Provider, rep *evalReport) ([]*memory.Memory, error) {
+	ws, err := openWorkspace(env)
 	if err != nil {
 		return nil, err
 	}
+	defer ws.Close()
 	var out []*memory.Memory
 	for _, i := range idx {
 		c := convs[i]
@@ -105,16 +107,18 @@ func evalMemories(env *Env, source, kgDir string, convs []*locomo.Conversation, 
 				return nil, err
 			}
 			m.ID = "imported-" + c.ID
+			m.From = memory.Origin{Kind: "locomo", Path: mustAbs(path), Sample: i}
 			out = append(out, m)
 		case "built":
-			m, err := st.Load(c.ID)
+			m, err := ws.LoadMemory(c.ID)
 			if err != nil {
 				start := time.Now()
 				if m, err = offlineBuilder(emb, false).Build(context.Background(), c.ID, c.Passages()); err != nil {
 					return nil, err
 				}
 				rep.BuildMs = append(rep.BuildMs, time.Since(start).Milliseconds())
-				if err := st.Save(m); err != nil {
+				m.From = memory.Origin{Kind: "locomo", Path: mustAbs(path), Sample: i}
+				if err := ws.SaveMemory(context.Background(), m); err != nil {
 					return nil, err
 				}
 			}
@@ -124,28 +128,13 @@ func evalMemories(env *Env, source, kgDir string, convs []*locomo.Conversation, 
 		}
 	}
 	if source == "built" {
-		rep.StoreBytes = storeBytes(st, out)
+		sz, err := workspaceSize(ws)
+		if err != nil {
+			return nil, err
+		}
+		rep.Workspace = &sz
 	}
 	return out, nil
-}
-
-func storeBytes(st store.Dir, ms []*memory.Memory) int64 {
-	var n int64
-	for _, m := range ms {
-		var c countingWriter
-		if store.Write(&c, m) == nil {
-			n += int64(c)
-		}
-	}
-	return n
-}
-
-type countingWriter int64
-
-// Write counts p.
-func (c *countingWriter) Write(p []byte) (int, error) {
-	*c += countingWriter(len(p))
-	return len(p), nil
 }
 
 // evalRun scores every configuration and the BM25 baselines.
@@ -224,8 +213,8 @@ func printEval(w io.Writer, rep *evalReport) {
 			s.Overall.F1, s.Overall.BLEU1, s.Overall.Official, s.ByCategory[5].Official)
 	}
 	fmt.Fprintln(w, "\nRecall counts a turn as retrieved when the context shows it or a triple or item drawn from it; \"verbatim\" counts shown passages only (categories 1-4).")
-	if rep.StoreBytes > 0 {
-		fmt.Fprintf(w, "\nmemory files: %.2f MB for %d conversation(s)\n", float64(rep.StoreBytes)/1e6, rep.Samples)
+	if rep.Workspace != nil {
+		fmt.Fprintf(w, "\nworkspace: %s\n", *rep.Workspace)
 	}
 	if len(rep.BuildMs) > 0 {
 		fmt.Fprintf(w, "built now (ms per conversation): %v\n", rep.BuildMs)

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/mwimport"
@@ -39,11 +41,17 @@ func runMemoryImport(env *Env, args []string) error {
 		id = fmt.Sprintf("sample-%d", *sample)
 	}
 	m.ID = "imported-" + id
-	st, err := memoryStore(env)
+	abs, _ := filepath.Abs(pos[0])
+	m.From = memory.Origin{Kind: "memweaver", Path: abs, Sample: *sample}
+	if *path != "" {
+		m.From.Kind, m.From.Path = "locomo", mustAbs(*path)
+	}
+	ws, err := openWorkspace(env)
 	if err != nil {
 		return err
 	}
-	if err := st.Save(m); err != nil {
+	defer ws.Close()
+	if err := ws.SaveMemory(context.Background(), m); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -55,4 +63,13 @@ func runMemoryImport(env *Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "skipped: %s\n", s)
 	}
 	return nil
+}
+
+// mustAbs returns the absolute form of a path, or the path when it has
+// none (the working directory is gone).
+func mustAbs(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

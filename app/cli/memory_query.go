@@ -28,15 +28,16 @@ func runMemoryQuery(env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usageError("need exactly one QUESTION")
 	}
-	st, err := memoryStore(env)
+	ws, err := openWorkspace(env)
 	if err != nil {
 		return err
 	}
-	id, err := pickMemory(st, *name, *sample)
+	defer ws.Close()
+	id, err := pickMemory(ws.Memories(), *name, *sample)
 	if err != nil {
 		return err
 	}
-	m, err := st.Load(id)
+	m, err := ws.LoadMemory(id)
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func runMemoryQuery(env *Env, args []string) error {
 }
 
 // pickMemory returns name, or the id of the sample-th built LoCoMo memory.
-func pickMemory(st store.Dir, name string, sample int) (string, error) {
+func pickMemory(st store.Store, name string, sample int) (string, error) {
 	if name != "" {
 		return name, nil
 	}
@@ -82,7 +83,7 @@ func pickMemory(st store.Dir, name string, sample int) (string, error) {
 		}
 	}
 	if sample < 0 || sample >= len(built) {
-		return "", fmt.Errorf("no built memory for sample %d in %s: run 'ctxscope memory build' first", sample, st)
+		return "", fmt.Errorf("no built memory for sample %d in the workspace: run 'ctxscope memory build' first", sample)
 	}
 	return built[sample], nil
 }

@@ -2,16 +2,19 @@ package cli
 
 import (
 	"bytes"
-	"ctxscope/engine/memory/embed/embedtest"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	"ctxscope/engine/memory/store"
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/embed/embedtest"
+	"ctxscope/search"
 )
 
 func runCLI(t *testing.T, ws string, args ...string) (string, string, int) {
@@ -125,7 +128,7 @@ func TestMemoryBuildWithLLM(t *testing.T) {
 	if !strings.Contains(errs, `field "relation_type" is not a string`) {
 		t.Errorf("the malformed relation was not logged:\n%s", errs)
 	}
-	m, err := store.Dir(ws + "/memory").Load("conv-x")
+	m, err := loadMemory(t, ws, "conv-x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,10 +139,14 @@ func TestMemoryBuildWithLLM(t *testing.T) {
 	if items := m.Experience.Items(); len(items) == 0 {
 		t.Error("no experience items from the model writer")
 	}
-	data, _ := os.ReadFile(ws + "/memory/conv-x.ctxmem")
-	if strings.Contains(string(data), "test-key") {
-		t.Error("the key was written to the workspace")
-	}
+	filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if data, _ := os.ReadFile(p); strings.Contains(string(data), "test-key") {
+				t.Errorf("the key was written to the workspace: %s", p)
+			}
+		}
+		return nil
+	})
 }
 
 func TestMemoryBuildFromSession(t *testing.T) {
@@ -149,11 +156,37 @@ func TestMemoryBuildFromSession(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "session-") {
 		t.Fatalf("build: %d\n%s%s", code, out, errs)
 	}
-	ids, _ := store.Dir(ws + "/memory").List()
+	ids := listMemories(t, ws)
 	if len(ids) != 1 {
 		t.Fatalf("stored %v", ids)
 	}
 	if _, errs, code := runCLI(t, ws, "memory", "query", "--memory", ids[0], "what did the user ask?"); code != 0 {
 		t.Errorf("query the session memory: %d %s", code, errs)
 	}
+}
+
+// loadMemory reads a memory from the workspace in ws, as a later
+// process would.
+func loadMemory(t *testing.T, ws, id string) (*memory.Memory, error) {
+	t.Helper()
+	w, _, err := search.OpenWorkspace(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	return w.LoadMemory(id)
+}
+
+func listMemories(t *testing.T, ws string) []string {
+	t.Helper()
+	w, _, err := search.OpenWorkspace(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ids, err := w.Memories().List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }

@@ -2,7 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 
+	"ctxscope/engine/store"
 	"ctxscope/search"
 )
 
@@ -17,4 +21,40 @@ func openWorkspace(env *Env) (*search.Workspace, error) {
 		fmt.Fprintln(env.Stderr, "ctxscope: the search index was built by another version; rebuilding it")
 	}
 	return w, nil
+}
+
+// sizes are the bytes a workspace takes on disk.
+type sizes struct {
+	Database int64 `json:"databaseBytes"` // workspace.db after a checkpoint
+	Index    int64 `json:"indexBytes"`    // the search index directory
+}
+
+func (s sizes) String() string {
+	return fmt.Sprintf("%.2f MB: database %.2f MB, search index %.2f MB",
+		float64(s.Database+s.Index)/1e6, float64(s.Database)/1e6, float64(s.Index)/1e6)
+}
+
+// workspaceSize measures the workspace's database and search index.
+func workspaceSize(ws *search.Workspace) (sizes, error) {
+	if err := ws.Store.Checkpoint(); err != nil {
+		return sizes{}, err
+	}
+	var s sizes
+	dir := ws.Store.Dir()
+	for _, name := range []string{store.DBName, store.DBName + "-wal"} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			s.Database += st.Size()
+		}
+	}
+	err := filepath.WalkDir(filepath.Join(dir, search.DirName), func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			s.Index += info.Size()
+		}
+		return err
+	})
+	return s, err
 }

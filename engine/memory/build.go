@@ -26,6 +26,9 @@ type Builder struct {
 	// Logf receives one line per rejected item or skipped step; nil
 	// discards them.
 	Logf func(format string, args ...any)
+	// Progress, when set, is told how many passages of how many have gone
+	// through the graph layer, after each one.
+	Progress func(done, total int)
 }
 
 func (b *Builder) logf(format string, args ...any) {
@@ -34,7 +37,8 @@ func (b *Builder) logf(format string, args ...any) {
 	}
 }
 
-// Build makes the memory of one conversation.
+// Build makes the memory of one conversation. It stops with ctx's error
+// when ctx is cancelled, between two passages.
 func (b *Builder) Build(ctx context.Context, id string, passages []Passage) (*Memory, error) {
 	m := &Memory{ID: id, Source: b.Extractor.Name(), Passages: passages, Graph: kg.New(), Experience: cluster.NewLayer()}
 	seen := map[string]bool{}
@@ -57,11 +61,12 @@ func (b *Builder) Build(ctx context.Context, id string, passages []Passage) (*Me
 		m.Common = common
 		emb = embed.ForMemory(emb, common)
 	}
+	done := 0
 	for _, sess := range sessions(passages) {
 		if err := b.experience(ctx, m, emb, sess); err != nil {
 			return nil, err
 		}
-		if err := b.graph(ctx, m, sess); err != nil {
+		if err := b.graph(ctx, m, sess, &done, len(passages)); err != nil {
 			return nil, err
 		}
 	}
@@ -110,9 +115,16 @@ func (b *Builder) experience(ctx context.Context, m *Memory, emb embed.Provider,
 	return nil
 }
 
-func (b *Builder) graph(ctx context.Context, m *Memory, sess []Passage) error {
+func (b *Builder) graph(ctx context.Context, m *Memory, sess []Passage, done *int, total int) error {
 	var written []*kg.Relation
 	for _, p := range sess {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if b.Progress != nil {
+			b.Progress(*done, total)
+		}
+		*done++
 		ex, err := b.Extractor.Extract(ctx, p)
 		if err != nil {
 			b.logf("%s: extraction failed: %v", p.ID, err)
@@ -136,6 +148,9 @@ func (b *Builder) graph(ctx context.Context, m *Memory, sess []Passage) error {
 		}
 	}
 	m.Graph.Dedup(true)
+	if b.Progress != nil {
+		b.Progress(*done, total)
+	}
 	return nil
 }
 

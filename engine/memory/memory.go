@@ -11,7 +11,10 @@ type Memory struct {
 	Speakers []string `json:"speakers"` // the participants, in order of first appearance
 	// Source tells how the memory was made: "offline", "llm:<model>" or
 	// "imported".
-	Source     string         `json:"source"`
+	Source string `json:"source"`
+	// From says what the memory was built from, so that a viewer can go
+	// back to the source (a LoCoMo file's questions, a session).
+	From       Origin         `json:"from"`
 	Passages   []Passage      `json:"passages"`
 	Graph      *kg.Graph      `json:"-"`
 	Experience *cluster.Layer `json:"experience"`
@@ -20,6 +23,20 @@ type Memory struct {
 	Common []float32 `json:"common,omitempty"`
 
 	index map[string]int
+}
+
+// Origin is what a memory was built from.
+type Origin struct {
+	// Kind is "locomo", "session" or "memweaver" (an imported export).
+	Kind string `json:"kind"`
+	// Path is the file read: the LoCoMo file, the session file, the
+	// exported graph.
+	Path string `json:"path,omitempty"`
+	// Sample is the LoCoMo conversation's index in its file.
+	Sample int `json:"sample"`
+	// Session is the workspace session key a session memory was built
+	// from.
+	Session string `json:"session,omitempty"`
 }
 
 // Passage returns the passage with the given id.

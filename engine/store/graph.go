@@ -42,36 +42,41 @@ type Contains struct {
 	Passage   string `json:"passage"`
 	Entity    string `json:"entity"`
 	Timestamp string `json:"timestamp"`
+	// Position orders a passage's links: the order its entities were
+	// linked in.
+	Position int `json:"position,omitempty"`
 }
 
 // PutEntities stores entities, replacing those with the same id, and
 // registers their names and aliases where no other entity holds them.
 func (s *Store) PutEntities(ctx context.Context, set string, es []Entity) error {
-	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error {
-		ins, err := tx.Prepare(`INSERT INTO entities (set_id, eid, name, source, metadata) VALUES (?,?,?,?,?)
-			ON CONFLICT (set_id, eid) DO UPDATE SET name = excluded.name, source = excluded.source, metadata = excluded.metadata RETURNING id`)
-		if err != nil {
-			return err
+	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error { return putEntities(tx, id, es) })
+}
+
+func putEntities(tx *sql.Tx, id int64, es []Entity) error {
+	ins, err := tx.Prepare(`INSERT INTO entities (set_id, eid, name, source, metadata) VALUES (?,?,?,?,?)
+		ON CONFLICT (set_id, eid) DO UPDATE SET name = excluded.name, source = excluded.source, metadata = excluded.metadata RETURNING id`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	name, err := tx.Prepare(`INSERT OR IGNORE INTO entity_names (set_id, name, entity_id, alias) VALUES (?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer name.Close()
+	for _, e := range es {
+		var row int64
+		if err := ins.QueryRow(id, e.ID, e.Name, e.Source, jsonObject(e.Metadata)).Scan(&row); err != nil {
+			return fmt.Errorf("entity %q: %w", e.ID, err)
 		}
-		defer ins.Close()
-		name, err := tx.Prepare(`INSERT OR IGNORE INTO entity_names (set_id, name, entity_id, alias) VALUES (?,?,?,?)`)
-		if err != nil {
-			return err
-		}
-		defer name.Close()
-		for _, e := range es {
-			var row int64
-			if err := ins.QueryRow(id, e.ID, e.Name, e.Source, jsonObject(e.Metadata)).Scan(&row); err != nil {
-				return fmt.Errorf("entity %q: %w", e.ID, err)
+		for i, n := range append([]string{e.Name}, e.Aliases...) {
+			if _, err := name.Exec(id, strings.ToLower(n), row, i > 0); err != nil {
+				return fmt.Errorf("entity %q name %q: %w", e.ID, n, err)
 			}
-			for i, n := range append([]string{e.Name}, e.Aliases...) {
-				if _, err := name.Exec(id, strings.ToLower(n), row, i > 0); err != nil {
-					return fmt.Errorf("entity %q name %q: %w", e.ID, n, err)
-				}
-			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 const entityQuery = `SELECT e.eid, e.name, e.source, e.metadata,
@@ -110,15 +115,17 @@ func (s *Store) ResolveEntity(ctx context.Context, set, name string) (Entity, er
 
 // PutRelations stores relations, replacing those with the same id.
 func (s *Store) PutRelations(ctx context.Context, set string, rs []Relation) error {
-	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error {
-		return execEach(tx, `INSERT INTO relations (set_id, rid, source, target, type, time, condition, session, qa_id, passage_id, origin, metadata)
-			VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (set_id, rid) DO UPDATE SET source = excluded.source, target = excluded.target,
-			type = excluded.type, time = excluded.time, condition = excluded.condition, session = excluded.session, qa_id = excluded.qa_id,
-			passage_id = excluded.passage_id, origin = excluded.origin, metadata = excluded.metadata`, rs,
-			func(r Relation) []any {
-				return []any{id, r.ID, r.Source, r.Target, r.Type, r.Time, r.Condition, r.Session, r.QAID, r.PassageID, r.Origin, jsonObject(r.Metadata)}
-			})
-	})
+	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error { return putRelations(tx, id, rs) })
+}
+
+func putRelations(tx *sql.Tx, id int64, rs []Relation) error {
+	return execEach(tx, `INSERT INTO relations (set_id, rid, source, target, type, time, condition, session, qa_id, passage_id, origin, metadata)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (set_id, rid) DO UPDATE SET source = excluded.source, target = excluded.target,
+		type = excluded.type, time = excluded.time, condition = excluded.condition, session = excluded.session, qa_id = excluded.qa_id,
+		passage_id = excluded.passage_id, origin = excluded.origin, metadata = excluded.metadata`, rs,
+		func(r Relation) []any {
+			return []any{id, r.ID, r.Source, r.Target, r.Type, r.Time, r.Condition, r.Session, r.QAID, r.PassageID, r.Origin, jsonObject(r.Metadata)}
+		})
 }
 
 // Relations returns the set's relations in the order they were first
@@ -136,21 +143,23 @@ func (s *Store) Relations(ctx context.Context, set, entity string) ([]Relation, 
 }
 
 // PutContains stores passage-contains-entity links; existing links keep
-// their first timestamp.
+// their first timestamp and position.
 func (s *Store) PutContains(ctx context.Context, set string, cs []Contains) error {
-	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error {
-		return execEach(tx, `INSERT OR IGNORE INTO contains_links (set_id, passage, entity, timestamp) VALUES (?,?,?,?)`, cs,
-			func(c Contains) []any { return []any{id, c.Passage, c.Entity, c.Timestamp} })
-	})
+	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error { return putContains(tx, id, cs) })
 }
 
-// ContainedIn returns the links of the set, only those of one passage when
-// passage is not empty.
+func putContains(tx *sql.Tx, id int64, cs []Contains) error {
+	return execEach(tx, `INSERT OR IGNORE INTO contains_links (set_id, passage, entity, timestamp, position) VALUES (?,?,?,?,?)`, cs,
+		func(c Contains) []any { return []any{id, c.Passage, c.Entity, c.Timestamp, c.Position} })
+}
+
+// ContainedIn returns the links of the set by passage, each passage's in
+// position order, only those of one passage when passage is not empty.
 func (s *Store) ContainedIn(ctx context.Context, set, passage string) ([]Contains, error) {
-	return queryAll(ctx, s, `SELECT passage, entity, timestamp FROM contains_links
-		WHERE set_id = (SELECT id FROM memory_sets WHERE name = ?) AND (? = '' OR passage = ?) ORDER BY passage, entity`, set,
+	return queryAll(ctx, s, `SELECT passage, entity, timestamp, position FROM contains_links
+		WHERE set_id = (SELECT id FROM memory_sets WHERE name = ?) AND (? = '' OR passage = ?) ORDER BY passage, position, entity`, set,
 		func(r *sql.Rows) (Contains, error) {
 			var c Contains
-			return c, r.Scan(&c.Passage, &c.Entity, &c.Timestamp)
+			return c, r.Scan(&c.Passage, &c.Entity, &c.Timestamp, &c.Position)
 		}, passage, passage)
 }

@@ -26,6 +26,8 @@ type Passage struct {
 	Timestamp string `json:"timestamp"` // as the source wrote it (LoCoMo session date_time)
 	QAID      string `json:"qaId"`      // the turn's id in the source (LoCoMo dia_id)
 	Session   string `json:"session"`   // the source's session within the conversation
+	// Time is the passage's absolute time in RFC 3339, "" when unknown.
+	Time string `json:"time,omitempty"`
 }
 
 // Cluster is an experience cluster: dialogue turns grouped by topic, with
@@ -144,33 +146,39 @@ func queryAll[T any](ctx context.Context, s *Store, query, set string, scan func
 
 // PutPassages stores passages in the set, replacing those with the same id.
 func (s *Store) PutPassages(ctx context.Context, set string, ps []Passage) error {
-	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error {
-		return execEach(tx, `INSERT INTO passages (set_id, pid, text, speaker, timestamp, qa_id, session) VALUES (?,?,?,?,?,?,?)
-			ON CONFLICT (set_id, pid) DO UPDATE SET text = excluded.text, speaker = excluded.speaker, timestamp = excluded.timestamp,
-			qa_id = excluded.qa_id, session = excluded.session`, ps,
-			func(p Passage) []any { return []any{id, p.ID, p.Text, p.Speaker, p.Timestamp, p.QAID, p.Session} })
-	})
+	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error { return putPassages(tx, id, ps) })
+}
+
+func putPassages(tx *sql.Tx, id int64, ps []Passage) error {
+	return execEach(tx, `INSERT INTO passages (set_id, pid, text, speaker, timestamp, qa_id, session, time) VALUES (?,?,?,?,?,?,?,?)
+		ON CONFLICT (set_id, pid) DO UPDATE SET text = excluded.text, speaker = excluded.speaker, timestamp = excluded.timestamp,
+		qa_id = excluded.qa_id, session = excluded.session, time = excluded.time`, ps,
+		func(p Passage) []any {
+			return []any{id, p.ID, p.Text, p.Speaker, p.Timestamp, p.QAID, p.Session, p.Time}
+		})
 }
 
 // Passages returns the set's passages in the order they were first stored.
 func (s *Store) Passages(ctx context.Context, set string) ([]Passage, error) {
-	return queryAll(ctx, s, `SELECT pid, text, speaker, timestamp, qa_id, session FROM passages
+	return queryAll(ctx, s, `SELECT pid, text, speaker, timestamp, qa_id, session, time FROM passages
 		WHERE set_id = (SELECT id FROM memory_sets WHERE name = ?) ORDER BY id`, set,
 		func(r *sql.Rows) (Passage, error) {
 			var p Passage
-			return p, r.Scan(&p.ID, &p.Text, &p.Speaker, &p.Timestamp, &p.QAID, &p.Session)
+			return p, r.Scan(&p.ID, &p.Text, &p.Speaker, &p.Timestamp, &p.QAID, &p.Session, &p.Time)
 		})
 }
 
 // PutClusters stores clusters, replacing those with the same id.
 func (s *Store) PutClusters(ctx context.Context, set string, cs []Cluster) error {
-	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error {
-		return execEach(tx, `INSERT INTO clusters (set_id, cid, center_text, center_ids, metadata) VALUES (?,?,?,?,?)
-			ON CONFLICT (set_id, cid) DO UPDATE SET center_text = excluded.center_text, center_ids = excluded.center_ids, metadata = excluded.metadata`, cs,
-			func(c Cluster) []any {
-				return []any{id, c.ID, c.CenterText, jsonList(c.CenterIDs), jsonObject(c.Metadata)}
-			})
-	})
+	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error { return putClusters(tx, id, cs) })
+}
+
+func putClusters(tx *sql.Tx, id int64, cs []Cluster) error {
+	return execEach(tx, `INSERT INTO clusters (set_id, cid, center_text, center_ids, metadata) VALUES (?,?,?,?,?)
+		ON CONFLICT (set_id, cid) DO UPDATE SET center_text = excluded.center_text, center_ids = excluded.center_ids, metadata = excluded.metadata`, cs,
+		func(c Cluster) []any {
+			return []any{id, c.ID, c.CenterText, jsonList(c.CenterIDs), jsonObject(c.Metadata)}
+		})
 }
 
 // Clusters returns the set's clusters in the order they were first stored.
@@ -190,14 +198,16 @@ func (s *Store) Clusters(ctx context.Context, set string) ([]Cluster, error) {
 
 // PutExperiences stores experience items, replacing those with the same id.
 func (s *Store) PutExperiences(ctx context.Context, set string, xs []Experience) error {
-	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error {
-		return execEach(tx, `INSERT INTO experiences (set_id, xid, cluster, type, content, source_qa_ids, metadata) VALUES (?,?,?,?,?,?,?)
-			ON CONFLICT (set_id, xid) DO UPDATE SET cluster = excluded.cluster, type = excluded.type, content = excluded.content,
-			source_qa_ids = excluded.source_qa_ids, metadata = excluded.metadata`, xs,
-			func(x Experience) []any {
-				return []any{id, x.ID, x.Cluster, x.Type, x.Content, jsonList(x.SourceQAIDs), jsonObject(x.Metadata)}
-			})
-	})
+	return s.inSet(ctx, set, func(tx *sql.Tx, id int64) error { return putExperiences(tx, id, xs) })
+}
+
+func putExperiences(tx *sql.Tx, id int64, xs []Experience) error {
+	return execEach(tx, `INSERT INTO experiences (set_id, xid, cluster, type, content, source_qa_ids, metadata) VALUES (?,?,?,?,?,?,?)
+		ON CONFLICT (set_id, xid) DO UPDATE SET cluster = excluded.cluster, type = excluded.type, content = excluded.content,
+		source_qa_ids = excluded.source_qa_ids, metadata = excluded.metadata`, xs,
+		func(x Experience) []any {
+			return []any{id, x.ID, x.Cluster, x.Type, x.Content, jsonList(x.SourceQAIDs), jsonObject(x.Metadata)}
+		})
 }
 
 // Experiences returns the set's experience items in the order they were

@@ -22,6 +22,7 @@ var seeds = []string{
 	 VALUES (1, 'delimiter', 'main', 0, 'n', 'expl', '', '[]', 1, 'e1', 'e1');`,
 	`INSERT INTO memory_sets (name, kind, created_at) VALUES ('m', 'locomo', '');`,
 	`INSERT INTO annotations (scope, question, item, annotator, notes, time) VALUES ('m', 'q', 'i', 'a', '', '');`,
+	`UPDATE memory_sets SET metadata = '{"speakers":["A"]}' WHERE name = 'm';`,
 }
 
 // createAt builds a workspace database at schema version v with the seed

@@ -14,6 +14,7 @@ var migrations = []migration{
 	{"episodes and replay runs", schemaReplay},
 	{"memory layers", schemaMemory},
 	{"annotations and settings", schemaAnnotations},
+	{"memory set metadata", schemaMemoryMetadata},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,
@@ -272,4 +273,17 @@ CREATE TABLE settings (
 	value TEXT NOT NULL,
 	updated_at TEXT NOT NULL
 ) WITHOUT ROWID;
+`
+
+// schemaMemoryMetadata lets a memory set round-trip through the workspace:
+// the set's own metadata (its speakers, what it was built from, merges,
+// the embedding component it removes), each passage's absolute time, and
+// the order of a passage's contains links, which undoing a merge restores.
+// It also indexes entity names by entity, which reading a set's entities
+// with their aliases needs (without it that read is quadratic).
+const schemaMemoryMetadata = `
+ALTER TABLE memory_sets ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
+CREATE INDEX entity_names_entity ON entity_names(entity_id);
+ALTER TABLE passages ADD COLUMN time TEXT NOT NULL DEFAULT '';
+ALTER TABLE contains_links ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
 `

@@ -139,3 +139,10 @@ func (s *Store) SchemaVersion() (int, error) {
 
 // escapePath escapes a file path for a file: URI.
 func escapePath(path string) string { return (&url.URL{Path: path}).EscapedPath() }
+
+// Checkpoint copies the write-ahead log into the database file and
+// truncates the log, so that the file's size is the workspace's.
+func (s *Store) Checkpoint() error {
+	_, err := s.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	return ignoreBusy(err)
+}

@@ -91,9 +91,14 @@ func CodeConfig() Config {
 type Layer struct {
 	Clusters []*Cluster `json:"clusters"`
 	Pending  []string   `json:"pending"` // unit ids waiting for a cluster
+	// Routes holds the latest routing decision about each unit, in the
+	// order units were first routed; a unit routed again (from pending)
+	// has its record replaced and its Tries counted.
+	Routes []Route `json:"routes,omitempty"`
 
-	units  map[string]Unit
-	nextID int
+	units   map[string]Unit
+	nextID  int
+	routeAt map[string]int // unit id -> position in Routes
 }
 
 // NewLayer returns an empty layer.
@@ -153,8 +158,14 @@ func (l *Layer) route(ctx context.Context, cfg Config, w Writer, u Unit) error {
 		cands = append(cands, scored{c, float64(embed.Dot(u.Vec, c.Center))})
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].sim > cands[j].sim })
+	best := Route{Unit: u.ID, Rule: RuleLow}
+	if len(cands) > 0 {
+		best.Best, best.Sim = cands[0].c.ID, cands[0].sim
+	}
 	if len(cands) > 0 && cands[0].sim >= cfg.High {
 		cands[0].c.admit(u.ID)
+		best.Cluster, best.Rule = cands[0].c.ID, RuleHigh
+		l.note(best)
 		return nil
 	}
 	var mid []*Cluster
@@ -169,12 +180,19 @@ func (l *Layer) route(ctx context.Context, cfg Config, w Writer, u Unit) error {
 			return fmt.Errorf("route %s: %w", u.ID, err)
 		}
 		for _, c := range mid {
+			best.Candidates = append(best.Candidates, c.ID)
+		}
+		best.Rule = RuleRouterNone
+		for _, c := range mid {
 			if c.ID == id {
 				c.admit(u.ID)
+				best.Cluster, best.Rule = c.ID, RuleRouter
+				l.note(best)
 				return nil
 			}
 		}
 	}
+	l.note(best)
 	l.Pending = append(l.Pending, u.ID)
 	return nil
 }

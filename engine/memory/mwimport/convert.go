@@ -70,10 +70,16 @@ func convert(kf *kgFile, cf *clustersFile, turns []memory.Passage) (*memory.Memo
 	return m, rep, nil
 }
 
+// passage converts a passage node. Before any alignment with LoCoMo, a
+// passage whose id is a dialogue id ("D3:5") is in that session (3).
 func passage(n node) memory.Passage {
 	p := memory.Passage{ID: n.Metadata.QAID, Speaker: n.Metadata.Speaker, Text: n.Name, Stamp: n.Metadata.Timestamp}
 	if p.ID == "" {
 		p.ID = n.ID
+	}
+	var s, t int
+	if _, err := fmt.Sscanf(p.ID, "D%d:%d", &s, &t); err == nil && s > 0 {
+		p.Session = s
 	}
 	p.Time, _ = locomo.ParseStamp(n.Metadata.Timestamp) // an unknown stamp leaves the time zero
 	return p

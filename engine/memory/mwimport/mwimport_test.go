@@ -119,3 +119,23 @@ func FuzzConvert(f *testing.F) {
 		convert(&k, &c, nil)
 	})
 }
+
+// TestSessionFromDialogueID checks that passages keep their session
+// without a LoCoMo file when their ids are dialogue ids.
+func TestSessionFromDialogueID(t *testing.T) {
+	kg := `{"sample_index": 0, "entities": [
+		{"id": "p1", "name": "I adopted a dog.", "metadata": {"node_type": "passage", "qa_id": "D3:5", "speaker": "Ann", "timestamp": "1:56 pm on 8 May, 2023"}},
+		{"id": "p2", "name": "Hello.", "metadata": {"node_type": "passage", "qa_id": "q-77", "speaker": "Bob"}}],
+		"relations": []}`
+	path := t.TempDir() + "/kg.json"
+	if err := os.WriteFile(path, []byte(kg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := Load(path, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Passages[0].Session != 3 || m.Passages[0].Time.IsZero() || m.Passages[1].Session != 0 {
+		t.Errorf("passages %+v", m.Passages)
+	}
+}

@@ -1,22 +1,24 @@
-// Package store persists built memories until the SQLite workspace takes
-// them over: one compact file per memory (gob, gzip-compressed) under a
-// workspace directory, behind the small [Store] interface.
+// Package store keeps built memories in the SQLite workspace, in the
+// memory tables of package engine/store: one memory set per memory, each
+// layer in its own table, so that memories survive restarts and the
+// workspace's search index can index their passages, triples and
+// experience items.
+//
+// What the tables have no column for (a set's speakers and origin, the
+// embedding component it removes, entity merges, the experience layer's
+// pending units, routing decisions and cluster centres, a relation's
+// normalized time) travels in their JSON metadata columns. A memory read
+// back is equal to the memory written: same graph snapshot, passages and
+// experience layer.
 package store
 
 import (
-	"compress/gzip"
-	"encoding/gob"
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"ctxscope/engine/memory"
-	"ctxscope/engine/memory/cluster"
-	"ctxscope/engine/memory/kg"
+	wstore "ctxscope/engine/store"
 )
 
 // Store keeps memories by id.
@@ -24,154 +26,74 @@ type Store interface {
 	Save(m *memory.Memory) error
 	Load(id string) (*memory.Memory, error)
 	List() ([]string, error)
+	Delete(id string) error
 }
 
-// ErrNotFound is returned by Load for an unknown id.
+// ErrNotFound is returned by Load and Delete for an unknown id.
 var ErrNotFound = errors.New("store: no such memory")
 
-// Dir stores memories as files "<id>.ctxmem" in a directory.
-type Dir string
-
-// Ext is the memory file extension.
-const Ext = ".ctxmem"
-
-// version is the file format's version, written first.
-const version = 1
-
-// file is what a memory file holds.
-type file struct {
-	Version    int
-	ID         string
-	Speakers   []string
-	Source     string
-	Passages   []memory.Passage
-	Graph      kg.Snapshot
-	Experience *cluster.Layer
-	Common     []float32
+// SQLite stores memories in a workspace's memory tables, one memory set
+// per memory, named by the memory's id. It is safe for concurrent use.
+type SQLite struct {
+	ws *wstore.Store
 }
 
-func (d Dir) path(id string) (string, error) {
-	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
-		return "", fmt.Errorf("store: bad memory id %q", id)
-	}
-	return filepath.Join(string(d), id+Ext), nil
-}
+// New returns the memory store of an open workspace.
+func New(ws *wstore.Store) *SQLite { return &SQLite{ws: ws} }
 
-// Save writes m, replacing any memory with the same id.
-func (d Dir) Save(m *memory.Memory) error {
-	p, err := d.path(m.ID)
+// Save writes m in one transaction, replacing any memory with the same id.
+func (s *SQLite) Save(m *memory.Memory) error {
+	if m.ID == "" {
+		return fmt.Errorf("store: memory without an id")
+	}
+	d, err := encode(m)
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(string(d), 0o755); err != nil {
-		return err
-	}
-	tmp := p + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	err = Write(f, m)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, p)
-}
-
-// Write encodes m to w.
-func Write(w io.Writer, m *memory.Memory) error {
-	zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
-	f := file{Version: version, ID: m.ID, Speakers: m.Speakers, Source: m.Source, Passages: m.Passages, Experience: m.Experience, Common: m.Common}
-	if m.Graph != nil {
-		f.Graph = m.Graph.Snapshot()
-	}
-	if err := gob.NewEncoder(zw).Encode(f); err != nil {
 		return fmt.Errorf("store: encode %s: %w", m.ID, err)
 	}
-	return zw.Close()
+	kind := m.From.Kind
+	if kind == "" {
+		kind = "memory"
+	}
+	if err := s.ws.ReplaceMemorySet(context.Background(), m.ID, kind, d); err != nil {
+		return fmt.Errorf("store: save %s: %w", m.ID, err)
+	}
+	return nil
 }
 
 // Load reads the memory with the given id.
-func (d Dir) Load(id string) (*memory.Memory, error) {
-	p, err := d.path(id)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(p)
-	if errors.Is(err, os.ErrNotExist) {
+func (s *SQLite) Load(id string) (*memory.Memory, error) {
+	_, d, err := s.ws.MemorySetData(context.Background(), id)
+	if errors.Is(err, wstore.ErrNotFound) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: load %s: %w", id, err)
 	}
-	defer f.Close()
-	m, err := Read(f)
+	m, err := decode(id, d)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return nil, fmt.Errorf("store: decode %s: %w", id, err)
 	}
 	return m, nil
 }
 
-// Read decodes a memory written by [Write].
-func Read(r io.Reader) (*memory.Memory, error) {
-	zr, err := gzip.NewReader(r)
-	if err != nil {
-		return nil, fmt.Errorf("store: not a memory file: %w", err)
-	}
-	var f file
-	if err := gob.NewDecoder(io.LimitReader(zr, 1<<30)).Decode(&f); err != nil {
-		return nil, fmt.Errorf("store: decode: %w", err)
-	}
-	if f.Version != version {
-		return nil, fmt.Errorf("store: memory file version %d, want %d", f.Version, version)
-	}
-	g, err := kg.FromSnapshot(f.Graph)
-	if err != nil {
-		return nil, err
-	}
-	if f.Experience == nil {
-		f.Experience = cluster.NewLayer()
-	}
-	return &memory.Memory{ID: f.ID, Speakers: f.Speakers, Source: f.Source, Passages: f.Passages, Graph: g, Experience: f.Experience, Common: f.Common}, nil
-}
-
 // List returns the ids of the stored memories, sorted.
-func (d Dir) List() ([]string, error) {
-	ents, err := os.ReadDir(string(d))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+func (s *SQLite) List() ([]string, error) {
+	sets, err := s.ws.MemorySets(context.Background())
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), Ext) {
-			out = append(out, strings.TrimSuffix(e.Name(), Ext))
-		}
+	out := make([]string, 0, len(sets))
+	for _, set := range sets {
+		out = append(out, set.Name)
 	}
-	sort.Strings(out)
 	return out, nil
 }
 
-// Size returns the total bytes of the stored memory files.
-func (d Dir) Size() (int64, error) {
-	ids, err := d.List()
-	if err != nil {
-		return 0, err
+// Delete removes a memory.
+func (s *SQLite) Delete(id string) error {
+	err := s.ws.DeleteMemorySet(context.Background(), id)
+	if errors.Is(err, wstore.ErrNotFound) {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
-	var n int64
-	for _, id := range ids {
-		p, _ := d.path(id)
-		st, err := os.Stat(p)
-		if err != nil {
-			return 0, err
-		}
-		n += st.Size()
-	}
-	return n, nil
+	return err
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { actionFor, neighbour, shortcuts } from './keys';
+import { actionFor, neighbour, shortcuts, viewFor } from './keys';
 
 describe('actionFor', () => {
   test.each([
@@ -29,4 +29,11 @@ describe('neighbour', () => {
   test.each([
     [0, 1, 3], [3, 1, 8], [15, 1, null], [9, -1, 8], [3, -1, null], [100, -1, 15],
   ])('from %d dir %d → %s', (cur, dir, want) => expect(neighbour(evictions, cur, dir as 1 | -1)).toBe(want));
+});
+
+describe('viewFor', () => {
+  test.each([
+    [{ key: '1', altKey: true }, 3, 0], [{ key: '3', altKey: true }, 3, 2], [{ key: '4', altKey: true }, 3, null],
+    [{ key: '1' }, 3, null], [{ key: '1', altKey: true, ctrlKey: true }, 3, null], [{ key: 'x', altKey: true }, 3, null],
+  ])('%o of %d views → %s', (e, n, want) => expect(viewFor(e, n as number)).toBe(want));
 });

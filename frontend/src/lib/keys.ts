@@ -64,3 +64,11 @@ export function neighbour(sorted: number[], current: number, dir: 1 | -1): numbe
   for (let i = sorted.length - 1; i >= 0; i--) if (sorted[i] < current) return sorted[i];
   return null;
 }
+
+// viewFor returns the index of the view that Alt+digit selects (Alt+1 the
+// first view), or null. It works in text fields too: it types nothing.
+export function viewFor(e: { key: string; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean }, views: number): number | null {
+  if (!e.altKey || e.ctrlKey || e.metaKey) return null;
+  const n = Number(e.key);
+  return Number.isInteger(n) && n >= 1 && n <= views ? n - 1 : null;
+}

@@ -20,3 +20,9 @@ test('values are encoded', () => {
   expect(formatState({ session: 'a&b=c' })).toBe('#session=a%26b%3Dc');
   expect(parseState('#session=a%26b%3Dc').session).toBe('a&b=c');
 });
+
+test('the memory explorer keeps its memory, sub-view and entity', () => {
+  const s = { tab: 'memory', mem: 'conv-26', msub: 'graph', entity: 'e12' };
+  expect(parseState(formatState(s))).toEqual(s);
+  expect(formatState(s)).toBe('#tab=memory&mem=conv-26&msub=graph&entity=e12');
+});

@@ -1,7 +1,8 @@
 // The view state that survives a reload lives in the URL fragment, as a
 // query string: #session=...&step=12&tab=context&policy=paper&budget=20000.
 // The debugger also keeps its thread, episode mode, side panel and the
-// policy and budget it compares against.
+// policy and budget it compares against; the memory explorer its memory
+// set, sub-view and entity (&mem=conv-26&msub=graph&entity=e1).
 // Only ids, names and numbers go there; never session content.
 
 export interface ViewState {
@@ -16,10 +17,14 @@ export interface ViewState {
   panel?: string;
   cpolicy?: string;
   cbudget?: number;
+  // The memory explorer: the memory set, the sub-view and the entity.
+  mem?: string;
+  msub?: string;
+  entity?: string;
 }
 
 const numeric = new Set(['step', 'budget', 'thread', 'cbudget']);
-const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter', 'thread', 'episodes', 'panel', 'cpolicy', 'cbudget'] as const;
+const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter', 'thread', 'episodes', 'panel', 'cpolicy', 'cbudget', 'mem', 'msub', 'entity'] as const;
 
 // parseState reads a fragment ("#a=1&b=2" or "a=1&b=2"). Unknown keys and
 // malformed numbers are dropped.

@@ -4,6 +4,7 @@ import type { Component } from 'svelte';
 import type { ViewState } from '../lib/urlstate';
 import DebuggerView from './DebuggerView.svelte';
 import SessionsView from './SessionsView.svelte';
+import MemoryView from './MemoryView.svelte';
 
 // ViewProps are what the shell gives every view.
 export interface ViewProps {
@@ -13,8 +14,8 @@ export interface ViewProps {
   onopen: (key: string) => void;
   // onerror shows a message in the shell's error banner.
   onerror: (message: string) => void;
-  // state is the view state kept in the URL; onstate changes it.
-  state: ViewState;
+  // viewState is the view state kept in the URL; onstate changes it.
+  viewState: ViewState;
   onstate: (patch: ViewState) => void;
 }
 
@@ -27,4 +28,5 @@ export interface ViewDef {
 export const views: ViewDef[] = [
   { id: 'debugger', label: 'Debugger', component: DebuggerView },
   { id: 'sessions', label: 'Sessions', component: SessionsView },
+  { id: 'memory', label: 'Memory', component: MemoryView },
 ];

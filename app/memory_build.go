@@ -1,0 +1,270 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/cluster"
+	"ctxscope/engine/memory/extract"
+	"ctxscope/engine/memory/llm"
+	"ctxscope/engine/memory/locomo"
+	"ctxscope/engine/memory/mwimport"
+)
+
+// EventBuild is the event a memory build emits as it goes: a BuildState.
+const EventBuild = "memory:build"
+
+// BuildRequest asks for a memory build from a LoCoMo conversation or an
+// imported workspace session.
+type BuildRequest struct {
+	// Source is "locomo" (Path and Sample) or "session" (Session).
+	Source  string `json:"source"`
+	Path    string `json:"path"`
+	Sample  int    `json:"sample"`
+	Session string `json:"session"`
+	// Extractor is "offline" (deterministic, no model) or "llm" (the
+	// OpenAI-compatible model of the LLM settings; the key comes from the
+	// environment only).
+	Extractor string `json:"extractor"`
+}
+
+// BuildState is a build's progress.
+type BuildState struct {
+	Job   int    `json:"job"`
+	Set   string `json:"set"`
+	Stage string `json:"stage"` // reading, building, saving, done, failed, cancelled
+	Done  int    `json:"done"`
+	Total int    `json:"total"`
+	Error string `json:"error,omitempty"`
+}
+
+// jobs tracks running builds.
+type jobs struct {
+	mu     sync.Mutex
+	next   int
+	cancel map[int]context.CancelFunc
+	state  map[int]BuildState
+}
+
+func newJobs() *jobs { return &jobs{cancel: map[int]context.CancelFunc{}, state: map[int]BuildState{}} }
+
+// Build starts a memory build and returns its first state at once; the
+// build goes on in the background, reporting through EventBuild, and
+// replaces a memory of the same name when it is done. Cancel stops it.
+func (s *Memory) Build(r BuildRequest) (BuildState, error) {
+	src, err := s.buildSource(r)
+	if err != nil {
+		return BuildState{}, err
+	}
+	b, err := s.builder(r.Extractor)
+	if err != nil {
+		return BuildState{}, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.jobs.mu.Lock()
+	s.jobs.next++
+	st := BuildState{Job: s.jobs.next, Set: src.id, Stage: "building", Total: len(src.passages)}
+	s.jobs.cancel[st.Job], s.jobs.state[st.Job] = cancel, st
+	s.jobs.mu.Unlock()
+	b.Progress = func(done, total int) {
+		s.report(BuildState{Job: st.Job, Set: st.Set, Stage: "building", Done: done, Total: total})
+	}
+	go func() {
+		defer cancel()
+		m, err := b.Build(ctx, src.id, src.passages)
+		if err == nil {
+			m.From = src.from
+			s.report(BuildState{Job: st.Job, Set: st.Set, Stage: "saving", Done: st.Total, Total: st.Total})
+			err = s.save(m)
+		}
+		end := BuildState{Job: st.Job, Set: st.Set, Stage: "done", Done: st.Total, Total: st.Total}
+		switch {
+		case errors.Is(err, context.Canceled):
+			end.Stage = "cancelled"
+		case err != nil:
+			end.Stage, end.Error = "failed", err.Error()
+		}
+		s.report(end)
+		s.app.logf("memory build %s: %s", st.Set, end.Stage)
+	}()
+	s.report(st)
+	return st, nil
+}
+
+// report records and emits a build's state.
+func (s *Memory) report(st BuildState) {
+	s.jobs.mu.Lock()
+	s.jobs.state[st.Job] = st
+	if st.Stage == "done" || st.Stage == "failed" || st.Stage == "cancelled" {
+		delete(s.jobs.cancel, st.Job)
+	}
+	s.jobs.mu.Unlock()
+	s.app.platform.Emit(EventBuild, st)
+}
+
+// Cancel stops a running build. Cancelling a finished build does nothing.
+func (s *Memory) Cancel(job int) {
+	s.jobs.mu.Lock()
+	cancel := s.jobs.cancel[job]
+	s.jobs.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Job returns a build's latest state.
+func (s *Memory) Job(job int) (BuildState, error) {
+	s.jobs.mu.Lock()
+	defer s.jobs.mu.Unlock()
+	st, ok := s.jobs.state[job]
+	if !ok {
+		return BuildState{}, fmt.Errorf("no build %d", job)
+	}
+	return st, nil
+}
+
+type buildSource struct {
+	id       string
+	from     memory.Origin
+	passages []memory.Passage
+}
+
+func (s *Memory) buildSource(r BuildRequest) (buildSource, error) {
+	switch r.Source {
+	case "locomo":
+		abs, err := filepath.Abs(r.Path)
+		if err != nil || r.Path == "" {
+			return buildSource{}, fmt.Errorf("enter the path of a LoCoMo file")
+		}
+		c, err := s.loadLoCoMo(abs, r.Sample)
+		if err != nil {
+			return buildSource{}, err
+		}
+		return buildSource{c.ID, memory.Origin{Kind: "locomo", Path: abs, Sample: r.Sample}, c.Passages()}, nil
+	case "session":
+		sess, err := s.app.ws.LoadSession(r.Session)
+		if err != nil {
+			return buildSource{}, fmt.Errorf("%w: %q", ErrNotFound, r.Session)
+		}
+		ps := memory.SessionPassages(sess)
+		if len(ps) == 0 {
+			return buildSource{}, fmt.Errorf("session %q has no user or assistant text to remember", r.Session)
+		}
+		return buildSource{"session-" + r.Session, memory.Origin{Kind: "session", Session: r.Session}, ps}, nil
+	}
+	return buildSource{}, fmt.Errorf("unknown source %q (want locomo or session)", r.Source)
+}
+
+// loadLoCoMo reads conversation sample of a LoCoMo file (cached).
+func (s *Memory) loadLoCoMo(path string, sample int) (*locomo.Conversation, error) {
+	c, err := s.conversation(&memory.Memory{ID: filepath.Base(path), From: memory.Origin{Kind: "locomo", Path: path, Sample: sample}})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// builder returns the builder for an extractor.
+func (s *Memory) builder(extractor string) (*memory.Builder, error) {
+	emb, err := s.embedder()
+	if err != nil {
+		return nil, err
+	}
+	b := &memory.Builder{Extractor: extract.Offline{}, Embedder: emb, Writer: cluster.Offline{}, Config: cluster.PaperConfig(), Merge: true,
+		Logf: func(format string, args ...any) { s.app.logf("memory build: "+format, args...) }}
+	switch extractor {
+	case "", "offline":
+		return b, nil
+	case "llm":
+		cfg, err := s.LLMSettings()
+		if err != nil {
+			return nil, err
+		}
+		c, err := llm.FromEnv(cfg.URL, cfg.Model)
+		if err != nil {
+			return nil, err
+		}
+		e := &llm.Extractor{Client: c, Logf: b.Logf}
+		b.Extractor, b.Reviewer, b.Writer = e, e, &llm.Writer{Client: c, Logf: b.Logf}
+		return b, nil
+	}
+	return nil, fmt.Errorf("unknown extractor %q (want offline or llm)", extractor)
+}
+
+// LLM is the model configuration of builds with the llm extractor. The
+// key is never stored: it comes from CTXSCOPE_LLM_KEY or OPENAI_API_KEY.
+type LLM struct {
+	URL   string `json:"url"`
+	Model string `json:"model"`
+	// KeySet reports whether the environment holds a key.
+	KeySet bool `json:"keySet"`
+}
+
+const llmSetting = "memory.llm"
+
+// LLMSettings returns the stored model configuration.
+func (s *Memory) LLMSettings() (LLM, error) {
+	var cfg LLM
+	if _, err := s.app.ws.Store.Setting(context.Background(), llmSetting, &cfg); err != nil {
+		return cfg, err
+	}
+	cfg.KeySet = os.Getenv("CTXSCOPE_LLM_KEY") != "" || os.Getenv("OPENAI_API_KEY") != ""
+	return cfg, nil
+}
+
+// SetLLMSettings stores the base URL and model name of an
+// OpenAI-compatible chat-completions endpoint.
+func (s *Memory) SetLLMSettings(url, model string) (LLM, error) {
+	if err := s.app.ws.Store.PutSetting(context.Background(), llmSetting, LLM{URL: url, Model: model}); err != nil {
+		return LLM{}, err
+	}
+	return s.LLMSettings()
+}
+
+// ImportRequest names MemWeaver's exported memory of one LoCoMo
+// conversation: kg_sample_N.json and clusters_sample_N.json, and the
+// LoCoMo file to align its passages with (optional).
+type ImportRequest struct {
+	Graph    string `json:"graph"`
+	Clusters string `json:"clusters"`
+	LoCoMo   string `json:"locomo"`
+	Sample   int    `json:"sample"`
+}
+
+// Import loads a MemWeaver export into the workspace as the memory
+// "imported-<conversation id>" and returns it.
+func (s *Memory) Import(r ImportRequest) (MemoryInfo, error) {
+	if r.Graph == "" {
+		return MemoryInfo{}, fmt.Errorf("enter the path of kg_sample_N.json")
+	}
+	var turns []memory.Passage
+	id := "sample-" + strconv.Itoa(r.Sample)
+	from := memory.Origin{Kind: "memweaver", Path: r.Graph, Sample: r.Sample}
+	if r.LoCoMo != "" {
+		abs, err := filepath.Abs(r.LoCoMo)
+		if err != nil {
+			return MemoryInfo{}, err
+		}
+		c, err := s.loadLoCoMo(abs, r.Sample)
+		if err != nil {
+			return MemoryInfo{}, err
+		}
+		turns, id, from = c.Passages(), c.ID, memory.Origin{Kind: "locomo", Path: abs, Sample: r.Sample}
+	}
+	m, _, err := mwimport.Load(r.Graph, r.Clusters, turns)
+	if err != nil {
+		return MemoryInfo{}, err
+	}
+	m.ID, m.From = "imported-"+id, from
+	if err := s.save(m); err != nil {
+		return MemoryInfo{}, err
+	}
+	s.app.logf("memory imported: %s", m.ID)
+	return s.Info(m.ID)
+}

@@ -1,0 +1,223 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/embed"
+	"ctxscope/engine/memory/explore"
+	"ctxscope/engine/memory/locomo"
+	"ctxscope/engine/memory/retrieve"
+	"ctxscope/search/lexical"
+)
+
+// embedder returns the offline word vectors, loaded once.
+func (s *Memory) embedder() (embed.Provider, error) {
+	s.embOnce.Do(func() {
+		p, err := embed.DefaultPath()
+		if err != nil {
+			s.embErr = err
+			return
+		}
+		s.emb, s.embErr = embed.LoadSIF(p)
+	})
+	return s.emb, s.embErr
+}
+
+// conversation returns the LoCoMo conversation a memory was built from,
+// nil when it was not built from LoCoMo.
+func (s *Memory) conversation(m *memory.Memory) (*locomo.Conversation, error) {
+	if m.From.Kind != "locomo" || m.From.Path == "" {
+		return nil, nil
+	}
+	s.locomoMu.Lock()
+	defer s.locomoMu.Unlock()
+	convs, ok := s.locomo[m.From.Path]
+	if !ok {
+		var err error
+		if convs, err = locomo.ReadFile(m.From.Path); err != nil {
+			return nil, fmt.Errorf("read the questions of %s: %w", m.ID, err)
+		}
+		s.locomo[m.From.Path] = convs
+	}
+	if m.From.Sample < 0 || m.From.Sample >= len(convs) {
+		return nil, fmt.Errorf("%s: no conversation %d in %s", m.ID, m.From.Sample, m.From.Path)
+	}
+	return convs[m.From.Sample], nil
+}
+
+// Question is a LoCoMo question with its gold answer and evidence.
+type Question struct {
+	Index    int      `json:"index"`
+	Category int      `json:"category"`
+	Kind     string   `json:"kind"` // the category's name
+	Question string   `json:"question"`
+	Answer   string   `json:"answer"`
+	Evidence []string `json:"evidence"`
+}
+
+// Questions returns the LoCoMo questions of a memory built from LoCoMo;
+// none for other memories.
+func (s *Memory) Questions(set string) ([]Question, error) {
+	lm, err := s.get(set)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.conversation(lm.m)
+	if err != nil || c == nil {
+		return []Question{}, err
+	}
+	out := make([]Question, len(c.QA))
+	for i, q := range c.QA {
+		ans := q.Answer
+		if ans == "" {
+			ans = q.Adversarial
+		}
+		out[i] = Question{Index: i, Category: q.Category, Kind: locomo.CategoryName(q.Category), Question: q.Question, Answer: ans, Evidence: append([]string{}, q.Evidence...)}
+	}
+	return out, nil
+}
+
+// RetrieveRequest is a question to retrieve for: typed by the user, or a
+// LoCoMo question by its index (then Question is ignored).
+type RetrieveRequest struct {
+	Set      string `json:"set"`
+	Question string `json:"question"`
+	// Index is the LoCoMo question's index, -1 for a typed question.
+	Index int `json:"index"`
+	// Mode is "default" (released budgets, BM25 fused), "released" (the
+	// released code's dense-only retrieval) or "budgeted".
+	Mode   string `json:"mode"`
+	Budget int    `json:"budget"` // tokens, for the budgeted mode; 1,000 when 0
+}
+
+// RetrievedItem is a retrieved item with its provenance passages.
+type RetrievedItem struct {
+	retrieve.Item
+	Provenance []explore.Passage `json:"provenance"`
+}
+
+// Retrieval is what the inspector shows for one question.
+type Retrieval struct {
+	Question string          `json:"question"`
+	Index    int             `json:"index"`
+	Mode     string          `json:"mode"`
+	Items    []RetrievedItem `json:"items"`
+	Context  string          `json:"context"`
+	Tokens   int             `json:"tokens"`
+	Turns    []string        `json:"turns"`
+	// Gold is the evidence of a LoCoMo question with hit or miss; Answer
+	// its gold answer.
+	Gold   []explore.Evidence `json:"gold"`
+	Answer string             `json:"answer"`
+	Recall float64            `json:"recall"`
+	// Millis is the time the retrieval took in Go, the index already
+	// built.
+	Millis float64 `json:"millis"`
+}
+
+// Retrieve runs the memory's retrieval for a question and explains every
+// item. The first call for a memory embeds and indexes it.
+func (s *Memory) Retrieve(r RetrieveRequest) (*Retrieval, error) {
+	lm, err := s.get(r.Set)
+	if err != nil {
+		return nil, err
+	}
+	out := &Retrieval{Index: r.Index, Mode: r.Mode, Gold: []explore.Evidence{}}
+	var evidence []string
+	if r.Index >= 0 {
+		c, err := s.conversation(lm.m)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil || r.Index >= len(c.QA) {
+			return nil, fmt.Errorf("%s has no LoCoMo question %d", r.Set, r.Index)
+		}
+		q := c.QA[r.Index]
+		out.Question, out.Answer, evidence = q.Question, q.Answer, q.Evidence
+		if out.Answer == "" {
+			out.Answer = q.Adversarial
+		}
+	} else {
+		out.Question = strings.TrimSpace(r.Question)
+		if out.Question == "" {
+			return nil, fmt.Errorf("type a question")
+		}
+		if len(out.Question) > 2000 {
+			return nil, fmt.Errorf("the question is longer than 2,000 bytes")
+		}
+	}
+	cfg, window, err := retrievalConfig(r.Mode, r.Budget)
+	if err != nil {
+		return nil, err
+	}
+	x, err := s.index(lm, window)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res, err := x.Retrieve(context.Background(), out.Question, cfg)
+	if err != nil {
+		return nil, err
+	}
+	out.Millis = float64(time.Since(start).Microseconds()) / 1000
+	out.Context, out.Tokens, out.Turns = res.Context, res.Tokens, res.Turns
+	out.Items = make([]RetrievedItem, len(res.Items))
+	for i, it := range res.Items {
+		out.Items[i] = RetrievedItem{Item: it, Provenance: explore.Passages(lm.m, it.Passages)}
+	}
+	if len(evidence) > 0 {
+		out.Gold = explore.Gold(lm.m, res, evidence)
+		hits := 0
+		for _, g := range out.Gold {
+			if g.Hit {
+				hits++
+			}
+		}
+		out.Recall = float64(hits) / float64(len(out.Gold))
+	}
+	return out, nil
+}
+
+// retrievalConfig returns a mode's configuration and the passage window
+// its index uses.
+func retrievalConfig(mode string, budget int) (retrieve.Config, int, error) {
+	switch mode {
+	case "", "default":
+		return retrieve.Default(), 1, nil
+	case "released":
+		return retrieve.Released(), 0, nil
+	case "budgeted":
+		if budget <= 0 {
+			budget = 1000
+		}
+		if budget > 100000 {
+			return retrieve.Config{}, 0, fmt.Errorf("budget %d is more than 100,000 tokens", budget)
+		}
+		return retrieve.Budgeted(budget), 1, nil
+	}
+	return retrieve.Config{}, 0, fmt.Errorf("unknown retrieval mode %q (want default, released or budgeted)", mode)
+}
+
+// index returns the memory's retrieval index for a passage window,
+// building it on first use.
+func (s *Memory) index(lm *loadedMemory, window int) (*retrieve.Index, error) {
+	emb, err := s.embedder()
+	if err != nil {
+		return nil, err
+	}
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	if x, ok := lm.indexes[window]; ok {
+		return x, nil
+	}
+	x, err := retrieve.New(context.Background(), lm.m, emb, retrieve.Options{Lexical: lexical.Build, Window: window, StructuralNames: window == 0})
+	if err != nil {
+		return nil, err
+	}
+	lm.indexes[window] = x
+	return x, nil
+}

@@ -43,12 +43,19 @@ export interface KeyPress {
 
 const typing = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 
+// forShortcut reports whether a key press may be a single-key shortcut: no
+// modifier, and not typed into a text field.
+export function forShortcut(e: KeyPress): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  const t = e.target;
+  return !(t && (typing.has(t.tagName ?? '') || t.isContentEditable));
+}
+
 // actionFor returns the action for a key press, or null. Presses with a
 // modifier, and presses in text fields (other than Escape), are not ours.
 export function actionFor(e: KeyPress): Action | null {
-  if (e.ctrlKey || e.metaKey || e.altKey) return null;
-  const t = e.target;
-  if (t && (typing.has(t.tagName ?? '') || t.isContentEditable) && e.key !== 'Escape') return null;
+  const escape = e.key === 'Escape' && !e.ctrlKey && !e.metaKey && !e.altKey; // works in text fields too
+  if (!escape && !forShortcut(e)) return null;
   for (const s of shortcuts) if (s.keys.includes(e.key)) return s.action;
   return null;
 }

@@ -1,5 +1,7 @@
 // Keyboard shortcuts of the annotation queue. The table is also what the
 // view's help lists.
+import { forShortcut, type KeyPress } from '../keys';
+
 export type AnnotateAction = 'next' | 'prev' | 'first' | 'context' | 'helpful' | 'unhelpful' | 'sufficient' | 'insufficient' | 'note' | 'next-question' | 'prev-question';
 
 export interface AnnotateShortcut {
@@ -22,22 +24,10 @@ export const annotateShortcuts: AnnotateShortcut[] = [
   { keys: ['['], action: 'prev-question', description: 'previous question' },
 ];
 
-export interface Press {
-  key: string;
-  ctrlKey?: boolean;
-  metaKey?: boolean;
-  altKey?: boolean;
-  target?: { tagName?: string; isContentEditable?: boolean } | null;
-}
-
-const typing = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
-
 // annotateAction returns the action of a key press, or null for presses
 // with a modifier or in a text field.
-export function annotateAction(e: Press): AnnotateAction | null {
-  if (e.ctrlKey || e.metaKey || e.altKey) return null;
-  const t = e.target;
-  if (t && (typing.has(t.tagName ?? '') || t.isContentEditable)) return null;
+export function annotateAction(e: KeyPress): AnnotateAction | null {
+  if (!forShortcut(e)) return null;
   for (const s of annotateShortcuts) if (s.keys.includes(e.key)) return s.action;
   return null;
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"ctxscope/app"
 	"ctxscope/app/cli"
 )
 
@@ -26,19 +25,11 @@ var icon []byte
 // the first session shown.
 func runDesktop(env *cli.Env, file string) error {
 	ensureLanguage()
-	opts := app.Options{Workspace: env.Workspace, Initial: file, Log: env.Stdout}
-	calls, err := cli.OpenCallLog()
+	a, release, err := cli.NewApp(env, file, env.Stdout)
 	if err != nil {
 		return err
 	}
-	if calls != nil {
-		defer calls.Close()
-		opts.CallLog = calls
-	}
-	a, err := app.New(opts)
-	if err != nil {
-		return err
-	}
+	defer release()
 	host := &desktop{}
 	a.SetPlatform(host)
 	return wails.Run(&options.App{

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"syscall"
 
-	"ctxscope/app"
 	"ctxscope/app/serve"
 )
 
@@ -33,22 +32,15 @@ func runServe(env *Env, args []string) error {
 	if err := serve.CheckAddr(*addr); err != nil {
 		return err
 	}
-	opts := app.Options{Workspace: env.Workspace, Log: env.Stderr}
+	initial := ""
 	if len(pos) == 1 {
-		opts.Initial = pos[0]
+		initial = pos[0]
 	}
-	calls, err := OpenCallLog()
+	a, release, err := NewApp(env, initial, env.Stderr)
 	if err != nil {
 		return err
 	}
-	if calls != nil {
-		defer calls.Close()
-		opts.CallLog = calls
-	}
-	a, err := app.New(opts)
-	if err != nil {
-		return err
-	}
+	defer release()
 	defer a.Close()
 	srv, err := serve.New(a, env.Assets)
 	if err != nil {

@@ -38,11 +38,7 @@ func runMemoryGraph(env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
-	id, err := pickMemory(ws.Memories(), *name, *sample)
-	if err != nil {
-		return err
-	}
-	m, err := ws.LoadMemory(id)
+	m, err := loadMemory(ws, *name, *sample)
 	if err != nil {
 		return err
 	}
@@ -51,7 +47,7 @@ func runMemoryGraph(env *Env, args []string) error {
 	if *entity != "" {
 		e, ok := m.Graph.Lookup(*entity)
 		if !ok {
-			return fmt.Errorf("%s has no entity named %q", id, *entity)
+			return fmt.Errorf("%s has no entity named %q", m.ID, *entity)
 		}
 		x, err := graphviz.NewEgoIndex(g)
 		if err != nil {

@@ -6,8 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/retrieve"
-	"ctxscope/engine/memory/store"
+	"ctxscope/search"
 	"ctxscope/search/lexical"
 )
 
@@ -33,11 +34,7 @@ func runMemoryQuery(env *Env, args []string) error {
 		return err
 	}
 	defer ws.Close()
-	id, err := pickMemory(ws.Memories(), *name, *sample)
-	if err != nil {
-		return err
-	}
-	m, err := ws.LoadMemory(id)
+	m, err := loadMemory(ws, *name, *sample)
 	if err != nil {
 		return err
 	}
@@ -67,25 +64,27 @@ func runMemoryQuery(env *Env, args []string) error {
 	return nil
 }
 
-// pickMemory returns name, or the id of the sample-th built LoCoMo memory.
-func pickMemory(st store.Store, name string, sample int) (string, error) {
-	if name != "" {
-		return name, nil
-	}
-	ids, err := st.List()
-	if err != nil {
-		return "", err
-	}
-	var built []string
-	for _, x := range ids {
-		if strings.HasPrefix(x, "conv-") {
-			built = append(built, x)
+// loadMemory loads the memory named name or, when name is empty, the
+// sample-th built LoCoMo memory of the workspace.
+func loadMemory(ws *search.Workspace, name string, sample int) (*memory.Memory, error) {
+	id := name
+	if id == "" {
+		ids, err := ws.Memories().List()
+		if err != nil {
+			return nil, err
 		}
+		var built []string
+		for _, x := range ids {
+			if strings.HasPrefix(x, "conv-") {
+				built = append(built, x)
+			}
+		}
+		if sample < 0 || sample >= len(built) {
+			return nil, fmt.Errorf("no built memory for sample %d in the workspace: run 'ctxscope memory build' first", sample)
+		}
+		id = built[sample]
 	}
-	if sample < 0 || sample >= len(built) {
-		return "", fmt.Errorf("no built memory for sample %d in the workspace: run 'ctxscope memory build' first", sample)
-	}
-	return built[sample], nil
+	return ws.LoadMemory(id)
 }
 
 // printQuery writes the context and one explanation line per item.

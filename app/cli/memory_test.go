@@ -128,7 +128,7 @@ func TestMemoryBuildWithLLM(t *testing.T) {
 	if !strings.Contains(errs, `field "relation_type" is not a string`) {
 		t.Errorf("the malformed relation was not logged:\n%s", errs)
 	}
-	m, err := loadMemory(t, ws, "conv-x")
+	m, err := readMemory(t, ws, "conv-x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,9 +165,9 @@ func TestMemoryBuildFromSession(t *testing.T) {
 	}
 }
 
-// loadMemory reads a memory from the workspace in ws, as a later
+// readMemory reads a memory from the workspace in ws, as a later
 // process would.
-func loadMemory(t *testing.T, ws, id string) (*memory.Memory, error) {
+func readMemory(t *testing.T, ws, id string) (*memory.Memory, error) {
 	t.Helper()
 	w, _, err := search.OpenWorkspace(ws)
 	if err != nil {

@@ -45,6 +45,9 @@ type Options struct {
 	Initial string
 	// Log receives one line per notable event; nil means os.Stderr.
 	Log io.Writer
+	// Home is the directory discovery looks for the agents' session
+	// directories in; "" means the user's home directory.
+	Home string
 	// CallLog, when not nil, receives one JSON line per call of a bound
 	// method with its arguments (the CTXSCOPE_CALL_LOG file): tests check
 	// with it that no session content reaches Go from the frontend.
@@ -65,15 +68,19 @@ type App struct {
 	index    *indexer
 	callMu   sync.Mutex
 	callLog  io.Writer
+	home     string // where discovery looks for the agents' directories
 }
 
 // New opens the workspace and returns an app with no platform yet; call
 // SetPlatform before use, and Close when done. A workspace that has never
 // held a session is given the bundled demo session, once.
 func New(opts Options) (*App, error) {
-	a := &App{log: opts.Log, platform: noPlatform{}, callLog: opts.CallLog}
+	a := &App{log: opts.Log, platform: noPlatform{}, callLog: opts.CallLog, home: opts.Home}
 	if a.log == nil {
 		a.log = os.Stderr
+	}
+	if a.home == "" {
+		a.home = userHome()
 	}
 	ws, rebuilt, err := search.OpenWorkspace(opts.Workspace)
 	if err != nil {
@@ -105,8 +112,12 @@ func (a *App) Close() error {
 	return a.ws.Close()
 }
 
-// SetPlatform sets the host's platform.
-func (a *App) SetPlatform(p Platform) { a.platform = p }
+// SetPlatform sets the host's platform, then starts what reports through
+// it: the discovery of new sessions, when the workspace has it on.
+func (a *App) SetPlatform(p Platform) {
+	a.platform = p
+	a.live.resumeDiscovery()
+}
 
 // Startup is called by the host when the frontend is about to load.
 func (a *App) Startup(ctx context.Context) {}

@@ -35,8 +35,9 @@ type Appended struct {
 type Live struct {
 	app *App
 
-	mu        sync.Mutex
-	following map[string]*follower
+	mu         sync.Mutex
+	following  map[string]*follower
+	discoverer *discoverer // nil while discovery is off
 }
 
 // follower tails one session's file.
@@ -116,8 +117,9 @@ func (l *Live) isFollowing(key string) bool {
 	return ok
 }
 
-// close stops every follower.
+// close stops discovery and every follower.
 func (l *Live) close() {
+	l.stopDiscovery()
 	for _, k := range l.Following() {
 		l.Unfollow(k)
 	}
@@ -148,23 +150,4 @@ func (l *Live) run(f *follower) {
 
 // reimport imports a followed file again and tells the frontend when the
 // session changed.
-func (l *Live) reimport(f *follower) {
-	results, errs := l.app.ws.ImportUnindexed(context.Background(), []string{f.path})
-	l.app.index.request()
-	for _, err := range errs {
-		l.app.logf("live %s: %v", f.key, err)
-	}
-	for _, r := range results {
-		for _, c := range r.Sessions {
-			if c.Key != f.key || c.Action == store.ActionUnchanged || c.Action == store.ActionDuplicate {
-				continue
-			}
-			st, err := l.app.sessions.statsOf(c.Key)
-			if err != nil {
-				l.app.logf("live %s: %v", f.key, err)
-				continue
-			}
-			l.app.platform.Emit(EventAppended, Appended{Key: c.Key, Requests: st.Requests, Entries: c.Entries, Revision: st.Revision})
-		}
-	}
-}
+func (l *Live) reimport(f *follower) { l.importChanged([]string{f.path}, f.key) }

@@ -18,6 +18,9 @@ func newApp(t *testing.T, opts Options) *App {
 	if opts.Workspace == "" {
 		opts.Workspace = t.TempDir()
 	}
+	if opts.Home == "" {
+		opts.Home = t.TempDir() // never the home of whoever runs the tests
+	}
 	opts.Log = io.Discard
 	a, err := New(opts)
 	if err != nil {

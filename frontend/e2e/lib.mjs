@@ -36,8 +36,15 @@ export function newWorkspace() {
 // startServe runs `ctxscope serve` on a fresh workspace (unless args name
 // one) and resolves with its URL and process.
 export async function startServe(...args) {
+  return startServeWithEnv({}, ...args);
+}
+
+// startServeWithEnv is startServe with extra environment variables for the
+// server (HOME, for one).
+export async function startServeWithEnv(env, ...args) {
   const ws = args.includes('--workspace') ? [] : ['--workspace', newWorkspace()];
-  const proc = spawn(bin, [...ws, 'serve', '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(bin, [...ws, 'serve', '--addr', '127.0.0.1:0', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   const m = await waitForLine(proc.stdout, /serving at (http:\/\/\S+)/, 20_000, 'the serve URL').catch((e) => {

@@ -2,7 +2,7 @@
 // numbers, names and what the user typed: never session content.
 import { backend } from '../backend';
 import { call } from './call';
-import type { Appended, ContextView, Curve, Drawing, Hits, Location, Params, ReplayTimeline, ThreadInfo } from '../types/debugger';
+import type { Appended, ContextView, Discovered, Discovery, Curve, Drawing, Hits, Location, Params, ReplayTimeline, ThreadInfo } from '../types/debugger';
 
 export const debuggerApi = {
   policies: () => call<string[]>('Debugger', 'Policies'),
@@ -30,4 +30,9 @@ export const liveApi = {
   // onAppended calls fn for every session:appended event; it returns the
   // function that stops listening.
   onAppended: (fn: (a: Appended) => void) => backend.on('session:appended', (d) => fn(d as Appended)),
+  discovery: () => call<Discovery>('Live', 'Discovery'),
+  setDiscovery: (on: boolean) => call<Discovery>('Live', 'SetDiscovery', on),
+  // onDiscovered calls fn when watching the agents' directories brought
+  // new sessions; it returns the function that stops listening.
+  onDiscovered: (fn: (d: Discovered) => void) => backend.on('sessions:discovered', (d) => fn(d as Discovered)),
 };

@@ -249,3 +249,17 @@ export interface Appended {
   entries: number;
   revision: number;
 }
+
+// Discovery mirrors app.Discovery: whether the agents' session directories
+// are watched, and which exist under the home directory.
+export interface Discovery {
+  on: boolean;
+  home: string;
+  known: string[];
+  dirs: string[];
+}
+
+// Discovered mirrors app.Discovered, the payload of sessions:discovered.
+export interface Discovered {
+  keys: string[];
+}

@@ -31,7 +31,6 @@ func runDesktop(env *cli.Env, file string) error {
 	}
 	defer release()
 	host := &desktop{}
-	a.SetPlatform(host)
 	return wails.Run(&options.App{
 		Title:            "ctxscope",
 		Width:            1400,
@@ -41,7 +40,10 @@ func runDesktop(env *cli.Env, file string) error {
 		BackgroundColour: &options.RGBA{R: 20, G: 22, B: 28, A: 255},
 		AssetServer:      &assetserver.Options{Assets: env.Assets},
 		OnStartup: func(ctx context.Context) {
+			// The platform needs the runtime's context to emit events, so
+			// it is set (and what reports through it started) only now.
 			host.ctx = ctx
+			a.SetPlatform(host)
 			a.Startup(ctx)
 		},
 		OnDomReady: func(ctx context.Context) {

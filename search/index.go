@@ -35,6 +35,8 @@ type Index struct {
 	// searches running concurrently with it; searches never wait for a
 	// sync, only for a rebuild's swap.
 	swap sync.RWMutex
+	// facets caches the facet columns of the latest snapshot searched.
+	facets facetColumns
 }
 
 // Open opens the index in dir, creating it when missing. An index written

@@ -105,6 +105,9 @@ type Result struct {
 // facetFields are the fields counted when a request asks for facets.
 var facetFields = []string{FieldKind, FieldTool, FieldSession, FieldRole, FieldSpeaker, FieldDialogSession}
 
+// facetSize is how many of a field's most frequent values a facet lists.
+const facetSize = 50
+
 // Search runs a request. A query string that does not parse returns an
 // error wrapping ErrBadQuery that says what is wrong.
 func (x *Index) Search(r Request) (*Result, error) {
@@ -120,9 +123,6 @@ func (x *Index) Search(r Request) (*Result, error) {
 	req.Fields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldLine, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet, FieldDialogSession, FieldTime, FieldContent}
 	req.IncludeLocations = true
 	if r.Facets {
-		for _, f := range facetFields {
-			req.AddFacet(f, bleve.NewFacetRequest(f, 50))
-		}
 		if len(r.TimeRanges) > 0 {
 			fr := bleve.NewFacetRequest(FieldTime, len(r.TimeRanges))
 			for _, tr := range r.TimeRanges {
@@ -133,8 +133,19 @@ func (x *Index) Search(r Request) (*Result, error) {
 		}
 	}
 	x.swap.RLock()
+	defer x.swap.RUnlock()
+	var terms map[string][]FacetCount
+	if r.Facets {
+		terms, err = x.countFacets(q, facetFields, facetSize)
+		if errors.Is(err, errNoColumns) {
+			for _, f := range facetFields {
+				req.AddFacet(f, bleve.NewFacetRequest(f, facetSize))
+			}
+		} else if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrBadQuery, err)
+		}
+	}
 	res, err := x.idx.Search(req)
-	x.swap.RUnlock()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadQuery, err)
 	}
@@ -143,7 +154,10 @@ func (x *Index) Search(r Request) (*Result, error) {
 		out.Hits = append(out.Hits, toHit(h))
 	}
 	if r.Facets {
-		out.Facets = map[string][]FacetCount{}
+		out.Facets = terms
+		if out.Facets == nil {
+			out.Facets = map[string][]FacetCount{}
+		}
 		for name, f := range res.Facets {
 			counts := []FacetCount{}
 			if f.Terms != nil {

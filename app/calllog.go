@@ -15,8 +15,10 @@ type callRecord struct {
 // called records a call of a bound method with its arguments in the call
 // log, when Options.CallLog set one. Every bound method calls it first, so
 // that a test can see exactly what reached Go from the frontend (the
-// desktop window's bindings offer no hook of their own).
+// desktop window's bindings offer no hook of their own). It also tells the
+// background indexer that the user is at work (see quietBeforeIndexing).
 func (a *App) called(method string, args ...any) {
+	a.index.busy()
 	if a.callLog == nil {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 const piDir = "../../shared/data/sessions/pi/"
@@ -164,5 +165,41 @@ func TestRenderedLogsOnlySafeWords(t *testing.T) {
 	a.ui.Rendered("timeline\nctxscope: forged", 3)
 	if got := log.String(); got != "ctxscope: rendered view=timelinectxscopeforged requests=3\n" {
 		t.Fatalf("log %q", got)
+	}
+}
+
+// TestIndexingWaitsForAQuietMoment keeps calling a bound method after an
+// import and checks that the background sync starts only once the calls
+// stop, and then does run.
+func TestIndexingWaitsForAQuietMoment(t *testing.T) {
+	a := newApp(t, Options{})
+	docs := func() uint64 {
+		n, err := a.ws.Index.DocCount()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for end := time.Now().Add(20 * time.Second); docs() == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the demo session was never indexed")
+		}
+	}
+	base := docs()
+	if _, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(3 * quietBeforeIndexing); time.Now().Before(end); time.Sleep(quietBeforeIndexing / 8) {
+		if _, err := a.sessions.List(); err != nil {
+			t.Fatal(err)
+		}
+		if docs() != base {
+			t.Fatal("the index synced while the frontend was calling")
+		}
+	}
+	for end := time.Now().Add(20 * time.Second); docs() == base; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the index did not sync once the calls stopped")
+		}
 	}
 }

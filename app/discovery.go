@@ -4,10 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
-	"ctxscope/engine/store"
 	"ctxscope/engine/tail"
 )
 
@@ -114,7 +112,7 @@ func (l *Live) startDiscovery() error {
 	}
 	d := &discoverer{w: w, done: make(chan struct{})}
 	l.discoverer = d
-	go l.runDiscovery(d)
+	go l.watch(d.w, d.done, "")
 	l.app.logf("discovery: watching %v", tail.Discover(l.app.home))
 	return nil
 }
@@ -128,75 +126,6 @@ func (l *Live) stopDiscovery() {
 	if d != nil {
 		d.w.Close()
 		<-d.done
-	}
-}
-
-// runDiscovery imports the files that gained records, a burst at a time,
-// until the watcher closes. Files the watcher cannot follow (no known
-// format) never produce records, so they are never imported.
-func (l *Live) runDiscovery(d *discoverer) {
-	defer close(d.done)
-	dirty := map[string]bool{}
-	var timer <-chan time.Time
-	for {
-		select {
-		case ev, ok := <-d.w.Events():
-			if !ok {
-				return
-			}
-			switch ev.Kind {
-			case tail.EventOpened, tail.EventEntry, tail.EventReset:
-				dirty[ev.Path] = true
-				if timer == nil {
-					timer = time.After(coalesce)
-				}
-			}
-		case <-timer:
-			timer = nil
-			paths := make([]string, 0, len(dirty))
-			for p := range dirty {
-				paths = append(paths, p)
-			}
-			clear(dirty)
-			sort.Strings(paths)
-			l.importChanged(paths, "")
-		}
-	}
-}
-
-// importChanged imports paths again and tells the frontend what changed:
-// an [EventAppended] for every stored session that grew, and one
-// [EventDiscovered] naming the sessions that are new. With only set, other
-// sessions are left unmentioned.
-func (l *Live) importChanged(paths []string, only string) {
-	results, errs := l.app.ws.ImportUnindexed(context.Background(), paths)
-	l.app.index.request()
-	for _, err := range errs {
-		l.app.logf("live: %v", err)
-	}
-	var added []string
-	for _, r := range results {
-		for _, c := range r.Sessions {
-			if only != "" && c.Key != only {
-				continue
-			}
-			switch c.Action {
-			case store.ActionUnchanged, store.ActionDuplicate:
-				continue
-			case store.ActionImported:
-				added = append(added, c.Key)
-				continue
-			}
-			st, err := l.app.sessions.statsOf(c.Key)
-			if err != nil {
-				l.app.logf("live %s: %v", c.Key, err)
-				continue
-			}
-			l.app.platform.Emit(EventAppended, Appended{Key: c.Key, Requests: st.Requests, Entries: c.Entries, Revision: st.Revision})
-		}
-	}
-	if len(added) > 0 {
-		l.app.platform.Emit(EventDiscovered, Discovered{Keys: added})
 	}
 }
 

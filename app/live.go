@@ -78,7 +78,7 @@ func (l *Live) Follow(key string) error {
 	}
 	f := &follower{key: key, path: row.Source, w: w, done: make(chan struct{})}
 	l.following[key] = f
-	go l.run(f)
+	go l.watch(f.w, f.done, f.key)
 	l.app.logf("following %s", key)
 	return nil
 }
@@ -125,29 +125,72 @@ func (l *Live) close() {
 	}
 }
 
-// run imports the file again after each burst of new records, until the
-// watcher closes.
-func (l *Live) run(f *follower) {
-	defer close(f.done)
+// watch imports the files w reports records in, a burst at a time, until
+// w closes, then closes done; only is as for importChanged. Files the
+// watcher cannot follow (no known format) never report records, so they
+// are never imported.
+func (l *Live) watch(w *tail.Watcher, done chan struct{}, only string) {
+	defer close(done)
+	dirty := map[string]bool{}
 	var timer <-chan time.Time
 	for {
 		select {
-		case ev, ok := <-f.w.Events():
+		case ev, ok := <-w.Events():
 			if !ok {
 				return
 			}
-			if ev.Kind == tail.EventEntry || ev.Kind == tail.EventReset {
+			switch ev.Kind {
+			case tail.EventOpened, tail.EventEntry, tail.EventReset:
+				dirty[ev.Path] = true
 				if timer == nil {
 					timer = time.After(coalesce)
 				}
 			}
 		case <-timer:
 			timer = nil
-			l.reimport(f)
+			paths := make([]string, 0, len(dirty))
+			for p := range dirty {
+				paths = append(paths, p)
+			}
+			clear(dirty)
+			sort.Strings(paths)
+			l.importChanged(paths, only)
 		}
 	}
 }
 
-// reimport imports a followed file again and tells the frontend when the
-// session changed.
-func (l *Live) reimport(f *follower) { l.importChanged([]string{f.path}, f.key) }
+// importChanged imports paths again and tells the frontend what changed:
+// an [EventAppended] for every stored session that grew, and one
+// [EventDiscovered] naming the sessions that are new. With only set, other
+// sessions are left unmentioned.
+func (l *Live) importChanged(paths []string, only string) {
+	results, errs := l.app.ws.ImportUnindexed(context.Background(), paths)
+	l.app.index.request()
+	for _, err := range errs {
+		l.app.logf("live: %v", err)
+	}
+	var added []string
+	for _, r := range results {
+		for _, c := range r.Sessions {
+			if only != "" && c.Key != only {
+				continue
+			}
+			switch c.Action {
+			case store.ActionUnchanged, store.ActionDuplicate:
+				continue
+			case store.ActionImported:
+				added = append(added, c.Key)
+				continue
+			}
+			st, err := l.app.sessions.statsOf(c.Key)
+			if err != nil {
+				l.app.logf("live %s: %v", c.Key, err)
+				continue
+			}
+			l.app.platform.Emit(EventAppended, Appended{Key: c.Key, Requests: st.Requests, Entries: c.Entries, Revision: st.Revision})
+		}
+	}
+	if len(added) > 0 {
+		l.app.platform.Emit(EventDiscovered, Discovered{Keys: added})
+	}
+}

@@ -63,7 +63,9 @@ func TestResurrection(t *testing.T) {
 	tl, _ := r.Run(RunOptions{Policy: PolicyPaper, Budget: 700})
 	var notes []string
 	for _, p := range tl.Requests {
-		notes = append(notes, p.Notes...)
+		for _, d := range p.LateDependencies {
+			notes = append(notes, d.Describe(eps))
+		}
 	}
 	if len(notes) != 1 || !strings.HasPrefix(notes[0], "a2 depends on e1, already evicted") {
 		t.Errorf("paper notes %q, want one about a2's late dependency on e1", notes)

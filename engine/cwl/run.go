@@ -127,7 +127,7 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 		pt.Unreachable = run.unreachable(n, o.Budget)
 	}
 	if prevN < n {
-		pt.Notes = c.lateDependencies(c.unitsBefore(prevN), c.unitsBefore(n))
+		pt.LateDependencies = c.lateDependencies(c.unitsBefore(prevN), c.unitsBefore(n))
 	}
 	m := min(int(r.shared[k]), modMin)
 	// Units are disjoint and none starting before m changed, so what they
@@ -136,11 +136,11 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 	pt.LookBack = r.lookBack(k, w)
 }
 
-// lateDependencies notes the act episodes among units [from, to) that
+// lateDependencies finds the act episodes among units [from, to) that
 // declare a dependency on an episode the paper policy already evicted: the
 // protocol allows it, and monotone eviction keeps the content out.
-func (c *replayCtx) lateDependencies(from, to int) []string {
-	var notes []string
+func (c *replayCtx) lateDependencies(from, to int) []LateDependency {
+	var late []LateDependency
 	run := c.paper
 	for u := from; u < to; u++ {
 		e := &run.eps[u]
@@ -149,12 +149,11 @@ func (c *replayCtx) lateDependencies(from, to int) []string {
 		}
 		for _, d := range e.Deps {
 			if lv := run.level[d]; lv > 0 {
-				notes = append(notes, fmt.Sprintf("%s depends on %s, already evicted to level %d (%s); eviction is monotone, so it stays out",
-					e.Name, run.eps[d].Name, lv, LevelNames[lv]))
+				late = append(late, LateDependency{Act: u, Dependency: d, Level: int(lv)})
 			}
 		}
 	}
-	return notes
+	return late
 }
 
 // unitsBefore counts the episodes that start before message m.

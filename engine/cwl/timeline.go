@@ -40,15 +40,33 @@ type Point struct {
 	// levels in context at request k are the fold of both over the
 	// requests of its context up to k.
 	Restored []LevelChange `json:"restored,omitempty"`
-	// Notes are diagnostics about this request that are not evictions.
-	Notes       []string     `json:"notes,omitempty"`
-	Unreachable *Unreachable `json:"unreachable,omitempty"`
+	// LateDependencies are act episodes that entered the input at this
+	// request depending on an episode the paper policy had already
+	// evicted. The protocol allows it, and monotone eviction keeps that
+	// content out; pi-cwl would bring it back (see [Point.Restored]).
+	LateDependencies []LateDependency `json:"lateDependencies,omitempty"`
+	Unreachable      *Unreachable     `json:"unreachable,omitempty"`
 	// LookBack counts tool calls of the response that re-read a path whose
 	// earlier read is evicted from this input.
 	LookBack int `json:"lookBack,omitempty"`
 	// Summary is the summarization call the compact policy made before
 	// this request, if any.
 	Summary *SummaryCall `json:"summary,omitempty"`
+}
+
+// LateDependency is an act episode that declared a dependency on an
+// episode evicted before it started. Episodes are indexes in the context's
+// episode list.
+type LateDependency struct {
+	Act        int `json:"act"`
+	Dependency int `json:"dependency"`
+	Level      int `json:"level"` // the dependency's level when the act started
+}
+
+// Describe says what d means in words, with the episodes' names from eps.
+func (d LateDependency) Describe(eps []Episode) string {
+	return fmt.Sprintf("%s depends on %s, already evicted to level %d (%s); eviction is monotone, so it stays out",
+		eps[d.Act].Name, eps[d.Dependency].Name, d.Level, LevelNames[d.Level])
 }
 
 // Eviction is one level applied to one episode while preparing a request.

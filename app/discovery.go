@@ -46,11 +46,18 @@ type discoverer struct {
 // Discovery returns whether discovery is on and what it watches.
 func (l *Live) Discovery() (Discovery, error) {
 	l.app.called("Live.Discovery")
-	var on bool
-	if _, err := l.app.ws.Store.Setting(context.Background(), discoverySetting, &on); err != nil {
+	on, err := l.discoveryOn()
+	if err != nil {
 		return Discovery{}, err
 	}
 	return l.discovery(on), nil
+}
+
+// discoveryOn reads the workspace's discovery setting (off when unset).
+func (l *Live) discoveryOn() (bool, error) {
+	var on bool
+	_, err := l.app.ws.Store.Setting(context.Background(), discoverySetting, &on)
+	return on, err
 }
 
 // SetDiscovery turns the watching of the agents' session directories on
@@ -71,6 +78,8 @@ func (l *Live) SetDiscovery(on bool) (Discovery, error) {
 	return l.discovery(on), nil
 }
 
+// discovery describes discovery as it is with the switch at on: the
+// known directories and those of them that exist now.
 func (l *Live) discovery(on bool) Discovery {
 	home := l.app.home
 	known := make([]string, len(tail.KnownDirs))
@@ -86,8 +95,8 @@ func (l *Live) discovery(on bool) Discovery {
 
 // resumeDiscovery starts discovery when the workspace has it on.
 func (l *Live) resumeDiscovery() {
-	var on bool
-	if _, err := l.app.ws.Store.Setting(context.Background(), discoverySetting, &on); err != nil {
+	on, err := l.discoveryOn()
+	if err != nil {
 		l.app.logf("discovery: %v", err)
 		return
 	}

@@ -1,19 +1,11 @@
 package claude
 
 import (
-	"bytes"
 	"testing"
 
 	"ctxscope/engine/ingest/internal/fuzzcheck"
 )
 
 func FuzzClaudeImport(f *testing.F) {
-	fuzzcheck.Seed(f, "claude-code")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Importer{}.Import(bytes.NewReader(data), "fuzz.jsonl")
-		if err != nil {
-			t.Fatalf("a byte slice cannot fail to read: %v", err)
-		}
-		fuzzcheck.Check(t, s, false)
-	})
+	fuzzcheck.OneSession(f, "claude-code", "fuzz.jsonl", Importer{}.Import)
 }

@@ -1,19 +1,9 @@
 package codex
 
 import (
-	"bytes"
 	"testing"
 
 	"ctxscope/engine/ingest/internal/fuzzcheck"
 )
 
-func FuzzCodexImport(f *testing.F) {
-	fuzzcheck.Seed(f, "codex")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Importer{}.Import(bytes.NewReader(data), "fuzz.jsonl")
-		if err != nil {
-			t.Fatalf("a byte slice cannot fail to read: %v", err)
-		}
-		fuzzcheck.Check(t, s, false)
-	})
-}
+func FuzzCodexImport(f *testing.F) { fuzzcheck.OneSession(f, "codex", "fuzz.jsonl", Importer{}.Import) }

@@ -5,6 +5,8 @@
 package fuzzcheck
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -57,4 +59,42 @@ func Check(t *testing.T, s *session.Session, wholeFileErrors bool) {
 		}
 		session.BuildRequests(th) // must not panic on whatever tree the input made
 	}
+}
+
+// ImportFunc is an importer's Import.
+type ImportFunc func(r io.Reader, name string) (*session.Session, error)
+
+// EachFunc is an importer's ImportEach.
+type EachFunc func(r io.Reader, name string, fn func(*session.Session) error) error
+
+// OneSession fuzzes an importer of one session a file, seeded from the
+// corpus sub-directory dir and reading its input as a file called name:
+// reading bytes never fails, whatever they are, and the session passes
+// Check.
+func OneSession(f *testing.F, dir, name string, importer ImportFunc) {
+	Seed(f, dir)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := importer(bytes.NewReader(data), name)
+		if err != nil {
+			t.Fatalf("a byte slice cannot fail to read: %v", err)
+		}
+		Check(t, s, false)
+	})
+}
+
+// Documents fuzzes a whole-document importer seeded from the corpus
+// sub-directory dir: every session it yields passes Check (with
+// wholeFileErrors as Check takes it), and only a broken zip container
+// ("PK" at the start) may fail to import at all.
+func Documents(f *testing.F, dir string, each EachFunc, wholeFileErrors bool) {
+	Seed(f, dir)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := each(bytes.NewReader(data), "fuzz.json", func(s *session.Session) error {
+			Check(t, s, wholeFileErrors)
+			return nil
+		})
+		if err != nil && !bytes.HasPrefix(data, []byte("PK")) {
+			t.Fatalf("only a broken container may fail: %v", err)
+		}
+	})
 }

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
+	"ctxscope/engine/cwl/vectors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -49,28 +49,17 @@ func golden(t *testing.T, name string, got []byte) {
 // path.
 func vectorHistory(t *testing.T, id string) string {
 	t.Helper()
-	raw, err := os.ReadFile(shared + "cwl-vectors/public.json")
+	f, err := vectors.Load(shared + "cwl-vectors/public.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct {
-		Vectors []struct {
-			ID      string          `json:"id"`
-			History json.RawMessage `json:"history"`
-		} `json:"vectors"`
-	}
-	if err := json.Unmarshal(raw, &f); err != nil {
+	v, err := f.Vector(id)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range f.Vectors {
-		if v.ID == id {
-			path := filepath.Join(t.TempDir(), strings.ToLower(id)+".json")
-			if err := os.WriteFile(path, v.History, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return path
-		}
+	path := filepath.Join(t.TempDir(), strings.ToLower(id)+".json")
+	if err := os.WriteFile(path, v.HistoryJSON(), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no vector %s", id)
-	return ""
+	return path
 }

@@ -9,18 +9,15 @@ import (
 
 func vectorMessages(t *testing.T, id string) []*session.Message {
 	t.Helper()
-	f := loadVectors(t)
-	for i := range f.Vectors {
-		if f.Vectors[i].ID == id {
-			msgs, err := f.Vectors[i].Messages()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return msgs
-		}
+	v, err := loadVectors(t).Vector(id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no vector %s", id)
-	return nil
+	msgs, err := v.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
 }
 
 // TestPaperDivergences runs the paper policy on public vectors where the

@@ -17,17 +17,15 @@ func vector(t *testing.T, id string) []*session.Message {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range f.Vectors {
-		if f.Vectors[i].ID == id {
-			msgs, err := f.Vectors[i].Messages()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return msgs
-		}
+	v, err := f.Vector(id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("vector %s not found", id)
-	return nil
+	msgs, err := v.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
 }
 
 // TestV10CallByCall replays every tool call of V10 against the state built

@@ -50,6 +50,16 @@ func Load(path string) (*File, error) {
 	return &f, nil
 }
 
+// Vector returns the vector with the given id (V1, V2, ...).
+func (f *File) Vector(id string) (*Vector, error) {
+	for i := range f.Vectors {
+		if f.Vectors[i].ID == id {
+			return &f.Vectors[i], nil
+		}
+	}
+	return nil, fmt.Errorf("no vector %s", id)
+}
+
 // HistoryJSON returns the vector's history as a JSON array.
 func (v *Vector) HistoryJSON() []byte {
 	b, _ := json.Marshal(v.History)

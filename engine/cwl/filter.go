@@ -80,15 +80,22 @@ type FilterResult struct {
 	View         []ViewEntry  `json:"view"`
 }
 
+// unfiltered is the result of a filter that removed nothing from n
+// messages: every message in the view, no chunk records, no tokens.
+func unfiltered(n int) FilterResult {
+	res := FilterResult{ChunkStats: []ChunkStats{}, View: make([]ViewEntry, n)}
+	for i := range res.View {
+		res.View[i] = ViewEntry{I: i}
+	}
+	return res
+}
+
 // FilterPiCWL runs the reference filter once over msgs, as the next LLM
 // request would see them: filterContext(msgs, window, limit) with the
 // ledger's counter (the "estimate" counter reproduces the reference's
 // heuristic). A window ≤ 0 disables the filter (tokens and threshold 0).
 func FilterPiCWL(msgs []*session.Message, window int, limit *Limit, l *tokens.Ledger) FilterResult {
-	res := FilterResult{ChunkStats: []ChunkStats{}, View: make([]ViewEntry, len(msgs))}
-	for i := range msgs {
-		res.View[i] = ViewEntry{I: i}
-	}
+	res := unfiltered(len(msgs))
 	if window <= 0 {
 		return res
 	}

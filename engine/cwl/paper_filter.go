@@ -11,10 +11,7 @@ import (
 // named "reasoning", "bulk", "intermediate" and "full", with the
 // reference's counters. A window ≤ 0 disables the filter.
 func FilterPaper(msgs []*session.Message, window int, limit *Limit, l *tokens.Ledger) FilterResult {
-	res := FilterResult{ChunkStats: []ChunkStats{}, View: make([]ViewEntry, len(msgs))}
-	for i := range msgs {
-		res.View[i] = ViewEntry{I: i}
-	}
+	res := unfiltered(len(msgs))
 	if window <= 0 {
 		return res
 	}

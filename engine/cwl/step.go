@@ -2,6 +2,7 @@ package cwl
 
 import (
 	"fmt"
+	"slices"
 
 	"ctxscope/engine/session"
 )
@@ -143,14 +144,6 @@ func (r *Replayer) DiffAt(o RunOptions, k int) (*Diff, error) {
 	return d, nil
 }
 
-func sameBlocks(a, b []int) bool {
-	if (a == nil) != (b == nil) || len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// sameBlocks reports whether two block lists are equal; nil (the whole
+// message) differs from every list, the empty one included.
+func sameBlocks(a, b []int) bool { return (a == nil) == (b == nil) && slices.Equal(a, b) }

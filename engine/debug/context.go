@@ -3,6 +3,7 @@ package debug
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/session"
@@ -290,14 +291,6 @@ func keptBlocks(it *Item) []int {
 	return out
 }
 
-func sameBlocks(a, b []int) bool {
-	if (a == nil) != (b == nil) || len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// sameBlocks reports whether two block lists are equal; nil (the whole
+// message) differs from every list, the empty one included.
+func sameBlocks(a, b []int) bool { return (a == nil) == (b == nil) && slices.Equal(a, b) }

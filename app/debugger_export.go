@@ -17,12 +17,18 @@ func (d *Debugger) ExportReplay(key string, p debug.Params, format string) (stri
 	return d.exportReplay(key, p, format)
 }
 
-func (d *Debugger) exportReplay(key string, p debug.Params, format string) (string, error) {
+// timeline replays a session under p, exactly as given (no defaults
+// filled in, unlike Replay).
+func (d *Debugger) timeline(key string, p debug.Params) (*debug.Timeline, error) {
 	r, err := d.replay(key, p)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	t, err := r.Timeline(p)
+	return r.Timeline(p)
+}
+
+func (d *Debugger) exportReplay(key string, p debug.Params, format string) (string, error) {
+	t, err := d.timeline(key, p)
 	if err != nil {
 		return "", err
 	}
@@ -38,11 +44,7 @@ func (d *Debugger) ExportTimelineSVG(key string, p debug.Params) (string, error)
 }
 
 func (d *Debugger) timelineSVG(key string, p debug.Params) (string, error) {
-	r, err := d.replay(key, p)
-	if err != nil {
-		return "", err
-	}
-	t, err := r.Timeline(p)
+	t, err := d.timeline(key, p)
 	if err != nil {
 		return "", err
 	}

@@ -79,9 +79,9 @@ func peakRSS() int64 {
 	return maxRSS(&ru)
 }
 
-// BenchmarkImportClaudeCode imports the whole file into memory with
-// ingest.ReadFile: the session it returns is proportional to the file.
-func BenchmarkImportClaudeCode(b *testing.B) {
+// benchFile runs op b.N times on the big Claude Code file and reports its
+// throughput, per CPU-second too, and with rss the peak RSS.
+func benchFile(b *testing.B, rss bool, op func(path string)) {
 	path := bigClaudeFile(b, benchSize)
 	info, _ := os.Stat(path)
 	b.SetBytes(info.Size())
@@ -89,6 +89,35 @@ func BenchmarkImportClaudeCode(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := cpuSeconds()
 	for i := 0; i < b.N; i++ {
+		op(path)
+	}
+	reportCPU(b, info.Size(), cpu0)
+	if rss {
+		b.ReportMetric(float64(peakRSS())/(1<<20), "peakRSS-MB")
+	}
+}
+
+// eachLine calls fn with every line of the file at path.
+func eachLine(b *testing.B, path string, fn func(line []byte)) {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	lr := jsonl.NewReader(f, 0)
+	for {
+		line, err := lr.Next()
+		if err != nil {
+			return
+		}
+		fn(line)
+	}
+}
+
+// BenchmarkImportClaudeCode imports the whole file into memory with
+// ingest.ReadFile: the session it returns is proportional to the file.
+func BenchmarkImportClaudeCode(b *testing.B) {
+	benchFile(b, true, func(path string) {
 		s, err := ingest.ReadFile(path)
 		if err != nil {
 			b.Fatal(err)
@@ -96,9 +125,7 @@ func BenchmarkImportClaudeCode(b *testing.B) {
 		if len(s.Diagnostics) > 0 {
 			b.Fatalf("diagnostics: %v", s.Diagnostics[0])
 		}
-	}
-	reportCPU(b, info.Size(), cpu0)
-	b.ReportMetric(float64(peakRSS())/(1<<20), "peakRSS-MB")
+	})
 }
 
 // envSize lets a profiling run shrink the benchmark file:
@@ -114,83 +141,41 @@ func envSize(def int) int {
 // BenchmarkStreamClaudeCode decodes the same file with ingest.Stream, as a
 // store that keeps entries elsewhere does: entries are not retained.
 func BenchmarkStreamClaudeCode(b *testing.B) {
-	path := bigClaudeFile(b, benchSize)
-	info, _ := os.Stat(path)
-	b.SetBytes(info.Size())
-	runtime.GC()
-	b.ResetTimer()
-	cpu0 := cpuSeconds()
-	for i := 0; i < b.N; i++ {
+	benchFile(b, true, func(path string) {
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
+		defer f.Close()
 		n := 0
 		s, err := ingest.Stream(f, path, func(u jsonl.Update) error {
 			n++
 			return nil
 		})
-		f.Close()
 		if err != nil || len(s.Diagnostics) > 0 || n == 0 {
 			b.Fatalf("err %v, %d updates, diagnostics %v", err, n, s.Diagnostics)
 		}
-	}
-	reportCPU(b, info.Size(), cpu0)
-	b.ReportMetric(float64(peakRSS())/(1<<20), "peakRSS-MB")
+	})
 }
 
 // BenchmarkBaselineReadLines reads the same file line by line and does
 // nothing else: the ceiling any importer is measured against.
 func BenchmarkBaselineReadLines(b *testing.B) {
-	path := bigClaudeFile(b, benchSize)
-	info, _ := os.Stat(path)
-	b.SetBytes(info.Size())
-	b.ResetTimer()
-	cpu0 := cpuSeconds()
-	for i := 0; i < b.N; i++ {
-		f, err := os.Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		lr := jsonl.NewReader(f, 0)
-		for {
-			if _, err := lr.Next(); err != nil {
-				break
-			}
-		}
-		f.Close()
-	}
-	reportCPU(b, info.Size(), cpu0)
+	benchFile(b, false, func(path string) { eachLine(b, path, func([]byte) {}) })
 }
 
 // BenchmarkBaselineEncodingJSON decodes each line of the same file into a
 // map with encoding/json: what the standard decoder alone costs, without
 // any normalization.
 func BenchmarkBaselineEncodingJSON(b *testing.B) {
-	path := bigClaudeFile(b, benchSize)
-	info, _ := os.Stat(path)
-	b.SetBytes(info.Size())
-	b.ResetTimer()
-	cpu0 := cpuSeconds()
-	for i := 0; i < b.N; i++ {
-		f, err := os.Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		lr := jsonl.NewReader(f, 0)
-		for {
-			line, err := lr.Next()
-			if err != nil {
-				break
-			}
+	benchFile(b, false, func(path string) {
+		eachLine(b, path, func(line []byte) {
 			var v map[string]any
 			if err := json.Unmarshal(line, &v); err != nil {
 				b.Fatal(err)
 			}
-		}
-		f.Close()
-	}
-	reportCPU(b, info.Size(), cpu0)
+		})
+	})
 }
 
 // reportCPU adds the throughput per CPU-second of the benchmark loop.

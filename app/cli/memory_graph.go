@@ -12,8 +12,7 @@ import (
 // entity, laid out with the force layout.
 func runMemoryGraph(env *Env, args []string) error {
 	fs := newFlags("memory graph", env.Stderr)
-	name := fs.String("memory", "", "memory id; default: the sample's conversation")
-	sample := fs.Int("sample", 0, "LoCoMo conversation index, when --memory is not given")
+	mf := addMemoryFlags(fs)
 	format := fs.String("format", "dot", "output format: dot (positions pinned: draw with neato -n2) or svg")
 	entity := fs.String("entity", "", "draw only this entity's neighbourhood (name or alias)")
 	hops := fs.Int("hops", 1, "with --entity, how many hops out")
@@ -33,12 +32,7 @@ func runMemoryGraph(env *Env, args []string) error {
 	if *hops < 0 || *limit < 0 {
 		return usageError("--hops and --limit must not be negative")
 	}
-	ws, err := openWorkspace(env)
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	m, err := loadMemory(ws, *name, *sample)
+	m, err := mf.load(env)
 	if err != nil {
 		return err
 	}

@@ -6,16 +6,13 @@ import (
 	"io"
 	"strings"
 
-	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/retrieve"
-	"ctxscope/search"
 	"ctxscope/search/lexical"
 )
 
 func runMemoryQuery(env *Env, args []string) error {
 	fs := newFlags("memory query", env.Stderr)
-	name := fs.String("memory", "", "memory id (see 'memory build'); default: the sample's conversation")
-	sample := fs.Int("sample", 0, "LoCoMo conversation index, when --memory is not given")
+	mf := addMemoryFlags(fs)
 	asJSON := fs.Bool("json", false, "print the items with their explanations as JSON")
 	budget := fs.Int("budget", 0, "assemble at most this many tokens (0: the released budgets)")
 	compat := fs.Bool("compat", false, "the released code's retrieval: dense-only ranking, turns indexed alone")
@@ -29,12 +26,7 @@ func runMemoryQuery(env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usageError("need exactly one QUESTION")
 	}
-	ws, err := openWorkspace(env)
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	m, err := loadMemory(ws, *name, *sample)
+	m, err := mf.load(env)
 	if err != nil {
 		return err
 	}
@@ -62,29 +54,6 @@ func runMemoryQuery(env *Env, args []string) error {
 	}
 	printQuery(env.Stdout, m.ID, res)
 	return nil
-}
-
-// loadMemory loads the memory named name or, when name is empty, the
-// sample-th built LoCoMo memory of the workspace.
-func loadMemory(ws *search.Workspace, name string, sample int) (*memory.Memory, error) {
-	id := name
-	if id == "" {
-		ids, err := ws.Memories().List()
-		if err != nil {
-			return nil, err
-		}
-		var built []string
-		for _, x := range ids {
-			if strings.HasPrefix(x, "conv-") {
-				built = append(built, x)
-			}
-		}
-		if sample < 0 || sample >= len(built) {
-			return nil, fmt.Errorf("no built memory for sample %d in the workspace: run 'ctxscope memory build' first", sample)
-		}
-		id = built[sample]
-	}
-	return ws.LoadMemory(id)
 }
 
 // printQuery writes the context and one explanation line per item.

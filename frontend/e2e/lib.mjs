@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -76,4 +77,21 @@ export async function screenshot(page, name) {
 // distinctColors counts the colours of a PNG with ImageMagick.
 export function distinctColors(png) {
   return Number(execFileSync('convert', [png, '-format', '%k', 'info:']).toString().trim());
+}
+
+// serveForSuite registers node:test hooks that start one `ctxscope serve`
+// (startServe's arguments) and one browser before a test file's tests and
+// stop them after, and returns the object whose server and browser fields
+// they set.
+export function serveForSuite(...args) {
+  const suite = { server: null, browser: null };
+  before(async () => {
+    suite.server = await startServe(...args);
+    suite.browser = await launchBrowser();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    suite.server?.stop();
+  });
+  return suite;
 }

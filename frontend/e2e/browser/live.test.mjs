@@ -2,23 +2,15 @@
 // appends real records to a copy of a real pi session while the debugger
 // follows it, and sees the new requests arrive with the "new since last
 // seen" marker.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, screenshot, startServe } from '../lib.mjs';
+import { screenshot, serveForSuite } from '../lib.mjs';
 import { openPath, piLarge, recordBench, stats } from '../debugger-helpers.mjs';
 
-let server, browser;
-before(async () => {
-  server = await startServe();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const suite = serveForSuite();
 
 test('a followed session grows in the debugger with a new-since-seen marker', { timeout: 120_000 }, async () => {
   const lines = readFileSync(piLarge, 'utf8').trimEnd().split('\n');
@@ -26,10 +18,10 @@ test('a followed session grows in the debugger with a new-since-seen marker', { 
   const start = 400;
   writeFileSync(path, lines.slice(0, start).join('\n') + '\n');
 
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await suite.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url.href);
+  await page.goto(suite.server.url.href);
   await page.waitForSelector('[data-testid=timeline] canvas');
   await openPath(page, path);
   const before = Number(await page.textContent('[data-testid=request-count]'));

@@ -4,39 +4,33 @@
 // inspector's gold evidence, keyboard annotation with persistence,
 // export and agreement, the HTML/JS payload suite, and the performance
 // figures (written to artifacts/memui-bench.json).
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, launchBrowser, screenshot, shared, startServe } from '../lib.mjs';
+import { artifacts, screenshot, serveForSuite, shared } from '../lib.mjs';
 import { bigExport, cohen, markers, payloadExport, payloadLoCoMo, payloads } from '../memory-fixtures.mjs';
 
 const locomoFile = join(shared, 'locomo/locomo10.json');
 const conv0 = JSON.parse(readFileSync(locomoFile, 'utf8'))[0];
 const bench = {};
 
-let server, browser;
-before(async () => {
-  server = await startServe();
-  browser = await launchBrowser();
-});
-after(async () => {
+const suite = serveForSuite();
+after(() => {
   mkdirSync(artifacts, { recursive: true });
   writeFileSync(join(artifacts, 'memui-bench.json'), JSON.stringify(bench, null, 2));
-  await browser?.close();
-  server?.stop();
 });
 
 // open returns a page on the memory view with the given fragment, which
 // records every call to a bound Go method.
 async function open(fragment, viewport = { width: 1400, height: 900 }) {
-  const page = await browser.newPage({ viewport });
+  const page = await suite.browser.newPage({ viewport });
   page.calls = [];
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
   page.on('dialog', (d) => { page.errors.push('dialog: ' + d.message()); d.dismiss(); });
   page.on('request', (r) => { if (r.url().includes('/api/call/')) page.calls.push({ url: r.url(), body: r.postData() ?? '' }); });
-  const url = new URL(server.url.href);
+  const url = new URL(suite.server.url.href);
   url.hash = fragment;
   await page.goto(url.href);
   return page;

@@ -1,27 +1,19 @@
 // The workspace view: import a folder of real sessions, see their figures,
 // search across them and open a hit in the debugger, delete one.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, screenshot, shared, startServe, startServeWithEnv } from '../lib.mjs';
+import { screenshot, serveForSuite, shared, startServeWithEnv } from '../lib.mjs';
 
-let server, browser;
-before(async () => {
-  server = await startServe();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const suite = serveForSuite();
 
 test('import a folder, search the workspace, open a hit, delete a session', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await suite.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url.href);
+  await page.goto(suite.server.url.href);
   await page.waitForSelector('[data-testid=timeline] canvas');
   await page.click('[data-testid=tab-sessions]');
   await page.waitForSelector('[data-testid=session-row]');
@@ -67,7 +59,7 @@ test('watching the agent folders imports a session as it is written', { timeout:
   const half = Math.floor(lines.length / 2);
 
   const watcher = await startServeWithEnv({ HOME: home });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await suite.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {

@@ -1,30 +1,22 @@
 // The first screen in a real browser against `ctxscope serve`: open the
 // large real pi session and check the timeline shows all of its requests.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launchBrowser, screenshot, shared, startServe } from '../lib.mjs';
+import { screenshot, serveForSuite, shared } from '../lib.mjs';
 
-let server, browser;
-before(async () => {
-  server = await startServe();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const suite = serveForSuite();
 
 test('serve rejects requests without the token', async () => {
   for (const path of ['/', '/api/call/Sessions/List']) {
-    const resp = await fetch(server.origin + path, { method: path === '/' ? 'GET' : 'POST', body: path === '/' ? undefined : '[]' });
+    const resp = await fetch(suite.server.origin + path, { method: path === '/' ? 'GET' : 'POST', body: path === '/' ? undefined : '[]' });
     assert.equal(resp.status, 401, path);
   }
 });
 
 test('the demo session opens by default', async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(server.url.href);
+  const page = await suite.browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(suite.server.url.href);
   await page.waitForSelector('[data-testid=timeline] canvas');
   assert.equal(await page.textContent('[data-testid=request-count]'), '32');
   assert.ok(!page.url().includes('token='), 'the token is removed from the address bar');
@@ -33,10 +25,10 @@ test('the demo session opens by default', async () => {
 });
 
 test('the large pi session shows 453 requests and steps with the keyboard', async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await suite.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.url.href);
+  await page.goto(suite.server.url.href);
   await page.waitForSelector('[data-testid=timeline] canvas');
   await page.fill('[data-testid=path-input]', join(shared, 'sessions/pi/pi-cwl__large-session.jsonl'));
   await page.click('[data-testid=open-path]');
@@ -68,8 +60,8 @@ test('the large pi session shows 453 requests and steps with the keyboard', asyn
 });
 
 test('a bad path shows a clear error and keeps the session', async () => {
-  const page = await browser.newPage();
-  await page.goto(server.url.href);
+  const page = await suite.browser.newPage();
+  await page.goto(suite.server.url.href);
   await page.waitForSelector('[data-testid=timeline] canvas');
   await page.fill('[data-testid=path-input]', '/nonexistent/session.jsonl');
   await page.click('[data-testid=open-path]');

@@ -9,11 +9,7 @@ import (
 
 func vectorMessages(t *testing.T, id string) []*session.Message {
 	t.Helper()
-	v, err := loadVectors(t).Vector(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := v.Messages()
+	msgs, err := loadVectors(t).Messages(id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,7 @@ func vector(t *testing.T, id string) []*session.Message {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := f.Vector(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := v.Messages()
+	msgs, err := f.Messages(id)
 	if err != nil {
 		t.Fatal(err)
 	}

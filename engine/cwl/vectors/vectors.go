@@ -60,6 +60,16 @@ func (f *File) Vector(id string) (*Vector, error) {
 	return nil, fmt.Errorf("no vector %s", id)
 }
 
+// Messages returns the imported history of the vector with the given id
+// (see [Vector.Messages]).
+func (f *File) Messages(id string) ([]*session.Message, error) {
+	v, err := f.Vector(id)
+	if err != nil {
+		return nil, err
+	}
+	return v.Messages()
+}
+
 // HistoryJSON returns the vector's history as a JSON array.
 func (v *Vector) HistoryJSON() []byte {
 	b, _ := json.Marshal(v.History)

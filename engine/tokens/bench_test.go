@@ -71,3 +71,29 @@ func BenchmarkRecountCached(b *testing.B) {
 		l.Total(msgs)
 	}
 }
+
+// benchReference counts the same messages' texts with tiktoken-go, the
+// baseline the BPE counters are measured against in the same run.
+func benchReference(b *testing.B, enc string) {
+	ref := referenceEncoding(b, enc)
+	msgs, n := benchMessages(b)
+	var texts []string
+	for _, m := range msgs {
+		for i := range m.Blocks {
+			texts = appendTexts(texts, &m.Blocks[i])
+		}
+	}
+	b.SetBytes(n)
+	for b.Loop() {
+		total := 0
+		for _, s := range texts {
+			total += len(ref.EncodeOrdinary(s))
+		}
+		if total == 0 {
+			b.Fatal("no tokens")
+		}
+	}
+}
+
+func BenchmarkCountO200kTiktokenGo(b *testing.B)  { benchReference(b, "o200k_base") }
+func BenchmarkCountCl100kTiktokenGo(b *testing.B) { benchReference(b, "cl100k_base") }

@@ -1,6 +1,7 @@
 package graphviz
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -68,6 +69,13 @@ func (o ForceOptions) withDefaults(n int) ForceOptions {
 // node borders. Forces are computed on all cores, yet the result depends
 // only on g and opt. It fails on the same malformed graphs as [Layered].
 func Force(g *Graph, opt ForceOptions) (*Layout, error) {
+	return ForceContext(context.Background(), g, opt)
+}
+
+// ForceContext is [Force] that stops between simulation steps, returning
+// ctx's cause, once ctx ends: a layout of ten thousand nodes takes most of
+// a second, and a caller that no longer wants it should not wait.
+func ForceContext(ctx context.Context, g *Graph, opt ForceOptions) (*Layout, error) {
 	pos, ends, err := g.resolve()
 	if err != nil {
 		return nil, err
@@ -84,6 +92,9 @@ func Force(g *Graph, opt ForceOptions) (*Layout, error) {
 	}
 	sim := newSimulation(n, ends, opt, center)
 	for it := 0; it < opt.Iterations; it++ {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		sim.step()
 	}
 	l := &Layout{Nodes: make([]Box, n), Edges: make([]Route, len(ends))}

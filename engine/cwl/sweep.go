@@ -1,6 +1,9 @@
 package cwl
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // SweepPoint is one budget of a τ sweep.
 type SweepPoint struct {
@@ -22,8 +25,9 @@ type Curve struct {
 
 // Sweep replays every policy at every budget from `from` to `to`
 // (inclusive) in steps of step, returning one curve per policy. base
-// supplies everything but the policy and budget.
-func (r *Replayer) Sweep(policies []string, from, to, step int, base RunOptions) ([]Curve, error) {
+// supplies everything but the policy and budget. It stops with ctx's
+// cause when ctx ends.
+func (r *Replayer) Sweep(ctx context.Context, policies []string, from, to, step int, base RunOptions) ([]Curve, error) {
 	if step <= 0 || from < 0 || to < from {
 		return nil, fmt.Errorf("cwl: invalid sweep %d..%d step %d", from, to, step)
 	}
@@ -34,6 +38,9 @@ func (r *Replayer) Sweep(policies []string, from, to, step int, base RunOptions)
 	for _, pol := range policies {
 		c := Curve{Policy: pol}
 		for b := from; b <= to; b += step {
+			if err := ctx.Err(); err != nil {
+				return nil, context.Cause(ctx)
+			}
 			o := base
 			o.Policy, o.Budget, o.Detail = pol, b, false
 			t, err := r.Run(o)

@@ -1,6 +1,7 @@
 package debug
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
@@ -35,7 +36,7 @@ func bigSession(b *testing.B, copies int) *Replay {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := New(s, Params{Counter: "estimate", Episodes: "inferred"}, nil)
+	r, err := New(context.Background(), s, Params{Counter: "estimate", Episodes: "inferred"}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

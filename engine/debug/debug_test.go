@@ -2,6 +2,7 @@ package debug
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
@@ -46,7 +47,7 @@ func TestThreadsOfAClaudeCodeSession(t *testing.T) {
 func subagent(t *testing.T) (*Replay, Params) {
 	t.Helper()
 	p := Params{Thread: 5, Counter: "estimate", Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 8000}
-	r, err := New(readSession(t, claudeSession), p, nil)
+	r, err := New(context.Background(), readSession(t, claudeSession), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +278,7 @@ func TestBranchesOfATree(t *testing.T) {
 	if len(th) != 1 || th[0].Branches != 2 || th[0].Requests != 3 {
 		t.Fatalf("threads %+v", th)
 	}
-	r, err := New(s, Params{}, nil)
+	r, err := New(context.Background(), s, Params{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package debug
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -60,7 +61,9 @@ func (r *Replay) viewReplayer() (*cwl.Replayer, error) {
 // New prepares thread p.Thread of s with p's counter ("" for the
 // estimator) and episode mode ("" for declared). A ledger already holding
 // the counter's measurements may be passed to reuse them; nil starts one.
-func New(s *session.Session, p Params, l *tokens.Ledger) (*Replay, error) {
+// Measuring the thread's text, the part that grows with it, stops with
+// ctx's cause when ctx ends.
+func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*Replay, error) {
 	if p.Thread < 0 || p.Thread >= len(s.Threads) {
 		return nil, fmt.Errorf("debug: no thread %d (the session has %d)", p.Thread, len(s.Threads))
 	}
@@ -73,12 +76,26 @@ func New(s *session.Session, p Params, l *tokens.Ledger) (*Replay, error) {
 	}
 	t := s.Threads[p.Thread]
 	reqs := session.BuildRequests(t)
+	if err := l.Prefetch(ctx, threadMessages(t)); err != nil {
+		return nil, err
+	}
 	opts := cwl.PrepareOptions{Episodes: cwl.EpisodeMode(p.Episodes), File: s.Source}
 	r, err := cwl.Prepare(reqs, l, opts)
 	if err != nil {
 		return nil, err
 	}
 	return &Replay{Thread: t, ledger: l, reqs: reqs, opts: opts, rep: r, Locator: NewLocator(t, reqs)}, nil
+}
+
+// threadMessages lists the messages of t's entries.
+func threadMessages(t *session.Thread) []*session.Message {
+	var out []*session.Message
+	for _, e := range t.Entries {
+		if e.Message != nil {
+			out = append(out, e.Message)
+		}
+	}
+	return out
 }
 
 // Requests returns the number of requests of the thread.
@@ -202,11 +219,11 @@ func episodeName(list []cwl.Episode, i int, step string) string {
 }
 
 // Sweep replays each policy at every budget from `from` to `to` in steps
-// of step.
-func (r *Replay) Sweep(policies []string, from, to, step int) ([]cwl.Curve, error) {
+// of step. It stops with ctx's cause when ctx ends.
+func (r *Replay) Sweep(ctx context.Context, policies []string, from, to, step int) ([]cwl.Curve, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.rep.Sweep(policies, from, to, step, cwl.RunOptions{})
+	return r.rep.Sweep(ctx, policies, from, to, step, cwl.RunOptions{})
 }
 
 // DefaultBudget is the τ a session opens with when none is chosen: half

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"context"
 	"sync"
 
 	"ctxscope/engine/session"
@@ -60,6 +61,21 @@ func (l *Ledger) Units(m *session.Message) []int {
 	l.units[m] = u
 	l.mu.Unlock()
 	return u
+}
+
+// Prefetch measures every message of msgs not measured yet, so that later
+// counts are arithmetic. It checks ctx between messages and returns ctx's
+// cause when ctx ends: the one part of preparing a replay whose time grows
+// with the text, and so the part a superseded or abandoned call must be
+// able to stop.
+func (l *Ledger) Prefetch(ctx context.Context, msgs []*session.Message) error {
+	for _, m := range msgs {
+		if err := ctx.Err(); err != nil {
+			return context.Cause(ctx)
+		}
+		l.Units(m)
+	}
+	return nil
 }
 
 // Message returns the tokens of m with all its blocks. A message with no

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"ctxscope/engine/cwl/protocol"
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/ingest/pi"
+	"ctxscope/engine/inputfile"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
@@ -80,7 +80,7 @@ func runCWLFilter(env *Env, args []string) error {
 // in the file. Anything the importer had to skip is an error, since the
 // view's indices must match the file's.
 func loadHistory(path string) ([]*session.Message, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := inputfile.ReadAll(path, 0)
 	if err != nil {
 		return nil, err
 	}

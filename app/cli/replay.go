@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/ingest"
+	"ctxscope/engine/inputfile"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
@@ -54,7 +54,7 @@ func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.
 	}
 	tools := cwl.DefaultClassifier()
 	if *f.tools != "" {
-		raw, err := os.ReadFile(*f.tools)
+		raw, err := inputfile.ReadAll(*f.tools, 0)
 		if err != nil {
 			return nil, nil, o, err
 		}
@@ -63,7 +63,7 @@ func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.
 		}
 	}
 	if *f.prices != "" {
-		raw, err := os.ReadFile(*f.prices)
+		raw, err := inputfile.ReadAll(*f.prices, 0)
 		if err != nil {
 			return nil, nil, o, err
 		}

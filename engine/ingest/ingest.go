@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"ctxscope/engine/ingest/claude"
 	"ctxscope/engine/ingest/codex"
@@ -26,6 +25,7 @@ import (
 	"ctxscope/engine/ingest/openhands"
 	"ctxscope/engine/ingest/pi"
 	"ctxscope/engine/ingest/sweagent"
+	"ctxscope/engine/inputfile"
 	"ctxscope/engine/session"
 )
 
@@ -208,7 +208,7 @@ func ReadFileAll(path string) ([]*session.Session, error) {
 // [ReadEach]. The importer gets the open file itself, so that formats that
 // need random access (Inspect's .eval zip containers) read it in place.
 func ReadFileEach(path string, emit func(*session.Session) error) error {
-	f, err := os.Open(path)
+	f, _, err := inputfile.Open(path)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"ctxscope/engine/ingest/jsonl"
+	"ctxscope/engine/inputfile"
 	"ctxscope/engine/session"
 )
 
@@ -153,7 +154,7 @@ func (r *Reader) Poll() ([]Event, error) {
 }
 
 func (r *Reader) open(info fs.FileInfo) error {
-	f, err := os.Open(r.path)
+	f, _, err := inputfile.Open(r.path)
 	if err != nil {
 		return err
 	}

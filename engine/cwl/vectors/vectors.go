@@ -6,9 +6,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"ctxscope/engine/ingest/pi"
+	"ctxscope/engine/inputfile"
 	"ctxscope/engine/session"
 )
 
@@ -39,7 +39,7 @@ type Pass struct {
 
 // Load reads the vectors file at path.
 func Load(path string) (*File, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := inputfile.ReadAll(path, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"ctxscope/engine/inputfile"
 )
 
 // The compact vector file written by [WriteVectors] and read by [LoadSIF]:
@@ -76,7 +78,7 @@ func putString(w *bufio.Writer, s string) {
 
 // LoadSIF reads a vector file written by [WriteVectors].
 func LoadSIF(path string) (*SIF, error) {
-	f, err := os.Open(path)
+	f, _, err := inputfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,13 +6,13 @@ package locomo
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"ctxscope/engine/inputfile"
 	"ctxscope/engine/memory"
 )
 
@@ -87,7 +87,7 @@ func ParseStamp(s string) (time.Time, error) {
 
 // ReadFile reads a locomo10.json-shaped file.
 func ReadFile(path string) ([]*Conversation, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadAll(path, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,8 @@ package mwimport
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
+	"ctxscope/engine/inputfile"
 	"ctxscope/engine/memory"
 )
 
@@ -77,7 +77,7 @@ type clustersFile struct {
 }
 
 func readJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadAll(path, 0)
 	if err != nil {
 		return err
 	}

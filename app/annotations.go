@@ -27,6 +27,7 @@ func queueSetting(set string) string { return "annotate.queue." + set }
 // Annotator returns the annotator name marks are made under, "" when none
 // is set.
 func (a *Annotations) Annotator() (string, error) {
+	a.app.called("Annotations.Annotator")
 	var name string
 	_, err := a.app.ws.Store.Setting(context.Background(), annotatorSetting, &name)
 	return name, err
@@ -35,6 +36,7 @@ func (a *Annotations) Annotator() (string, error) {
 // SetAnnotator sets the annotator name: 1 to 64 characters, no control
 // characters.
 func (a *Annotations) SetAnnotator(name string) (string, error) {
+	a.app.called("Annotations.SetAnnotator", name)
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 64 || strings.IndexFunc(name, unicode.IsControl) >= 0 {
 		return "", fmt.Errorf("an annotator name has 1 to 64 characters and no control characters")
@@ -69,6 +71,7 @@ type QueueEntry struct {
 
 // Queue returns the set's queue with the current annotator's progress.
 func (a *Annotations) Queue(set string) ([]QueueEntry, error) {
+	a.app.called("Annotations.Queue", set)
 	q, err := a.queue(set)
 	if err != nil {
 		return nil, err
@@ -100,6 +103,7 @@ func (a *Annotations) Queue(set string) ([]QueueEntry, error) {
 
 // AddLoCoMo queues LoCoMo questions by index.
 func (a *Annotations) AddLoCoMo(set string, indexes []int) ([]QueueEntry, error) {
+	a.app.called("Annotations.AddLoCoMo", set, indexes)
 	qs, err := a.mem.Questions(set)
 	if err != nil {
 		return nil, err
@@ -116,6 +120,7 @@ func (a *Annotations) AddLoCoMo(set string, indexes []int) ([]QueueEntry, error)
 
 // AddCustom queues a question the user wrote.
 func (a *Annotations) AddCustom(set, text string) ([]QueueEntry, error) {
+	a.app.called("Annotations.AddCustom", set, text)
 	if _, err := a.mem.get(set); err != nil {
 		return nil, err
 	}
@@ -128,6 +133,7 @@ func (a *Annotations) AddCustom(set, text string) ([]QueueEntry, error) {
 
 // Remove takes a question off the queue; its marks stay.
 func (a *Annotations) Remove(set, id string) ([]QueueEntry, error) {
+	a.app.called("Annotations.Remove", set, id)
 	return a.update(set, func(q annotate.Queue) annotate.Queue { return q.Remove(id) })
 }
 
@@ -165,6 +171,7 @@ type Task struct {
 // Task returns a queued question's retrieved items (default retrieval)
 // with the current annotator's marks.
 func (a *Annotations) Task(set, question string) (*Task, error) {
+	a.app.called("Annotations.Task", set, question)
 	q, err := a.queue(set)
 	if err != nil {
 		return nil, err
@@ -229,6 +236,7 @@ type Mark struct {
 
 // Mark stores a judgement at once, under the current annotator.
 func (a *Annotations) Mark(m Mark) (store.Annotation, error) {
+	a.app.called("Annotations.Mark", m)
 	who, err := a.Annotator()
 	if err != nil {
 		return store.Annotation{}, err
@@ -265,6 +273,7 @@ func (a *Annotations) latest(set string) ([]store.Annotation, error) {
 
 // Marks returns every annotator's latest marks of a set.
 func (a *Annotations) Marks(set string) ([]store.Annotation, error) {
+	a.app.called("Annotations.Marks", set)
 	out, err := a.latest(set)
 	if out == nil {
 		out = []store.Annotation{}
@@ -275,6 +284,7 @@ func (a *Annotations) Marks(set string) ([]store.Annotation, error) {
 // Agreement returns the agreement between annotators per category:
 // Cohen's kappa for two, Fleiss' kappa for more.
 func (a *Annotations) Agreement(set string) ([]annotate.CategoryAgreement, error) {
+	a.app.called("Annotations.Agreement", set)
 	all, err := a.app.ws.Store.Annotations(context.Background(), set)
 	if err != nil {
 		return nil, err
@@ -293,6 +303,7 @@ type ExportFile struct {
 // Export writes every annotator's latest marks of a set as "jsonl" or
 // "csv", with each question's and item's text.
 func (a *Annotations) Export(set, format string) (ExportFile, error) {
+	a.app.called("Annotations.Export", set, format)
 	lm, err := a.mem.get(set)
 	if err != nil {
 		return ExportFile{}, err

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sync"
 
 	"ctxscope/search"
@@ -69,6 +70,10 @@ type App struct {
 	callMu   sync.Mutex
 	callLog  io.Writer
 	home     string // where discovery looks for the agents' directories
+	latest   latestCalls
+
+	dispatchOnce  sync.Once
+	dispatchTable map[string]reflect.Value
 }
 
 // New opens the workspace and returns an app with no platform yet; call
@@ -129,15 +134,12 @@ func (a *App) Shutdown(ctx context.Context) {
 	}
 }
 
-// Bindings returns the services the frontend may call. Every exported
-// method of each is callable; nothing else is.
+// Bindings returns the services the desktop window binds. Each exports
+// exactly the methods [BoundMethods] lists, which is what serve mode
+// calls through [App.Invoke].
 func (a *App) Bindings() []any {
 	return []any{a.sessions, a.ui, a.debugger, a.live, a.memory, a.annotate}
 }
-
-// Sessions returns the sessions service, for hosts that need it directly
-// (serve mode's upload endpoint).
-func (a *App) Sessions() *Sessions { return a.sessions }
 
 func (a *App) logf(format string, args ...any) {
 	fmt.Fprintf(a.log, "ctxscope: "+format+"\n", args...)

@@ -11,17 +11,15 @@ import (
 	"testing"
 )
 
-// TestEveryBoundMethodLogsItsCall checks the sources: each exported
-// method of a bound service records its call first, with every argument,
-// so that the call log sees all that the frontend sends.
+// TestEveryBoundMethodLogsItsCall checks the sources: each bound method
+// records its call first, with every argument, so that the call log sees
+// all that the frontend sends. A method that hands its work to a variant
+// taking a context (return x.v(context.Background(), args...)) is checked
+// through the variant, which serve mode calls directly.
 func TestEveryBoundMethodLogsItsCall(t *testing.T) {
-	bound := map[string]bool{"Sessions": true, "UI": true, "Debugger": true, "Live": true}
-	// Upload is exported for serve mode's upload endpoint; an io.Reader
-	// cannot come from a frontend call.
-	skip := map[string]bool{"Sessions.Upload": true}
 	files, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
-	seen := 0
+	funcs := map[string]*ast.FuncDecl{} // "Recv.name" -> declaration
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -31,34 +29,76 @@ func TestEveryBoundMethodLogsItsCall(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, decl := range file.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Recv == nil || !fn.Name.IsExported() {
-				continue
-			}
-			star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
-			if !ok {
-				continue
-			}
-			recv := star.X.(*ast.Ident).Name
-			name := recv + "." + fn.Name.Name
-			if !bound[recv] || skip[name] {
-				continue
-			}
-			seen++
-			var params []string
-			for _, p := range fn.Type.Params.List {
-				for _, n := range p.Names {
-					params = append(params, n.Name)
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv != nil {
+				if star, ok := fn.Recv.List[0].Type.(*ast.StarExpr); ok {
+					funcs[star.X.(*ast.Ident).Name+"."+fn.Name.Name] = fn
 				}
-			}
-			if !logsFirst(fn, name, params) {
-				t.Errorf("%s: %s does not start with app.called(%q, %s)", fset.Position(fn.Pos()), name, name, strings.Join(params, ", "))
 			}
 		}
 	}
-	if seen < 25 {
+	seen := 0
+	for _, name := range BoundMethods() {
+		fn := funcs[name]
+		if fn == nil {
+			t.Errorf("%s: not declared", name)
+			continue
+		}
+		seen++
+		params := paramNames(fn)
+		if variant := delegate(fn, params); variant != "" {
+			recv, _, _ := strings.Cut(name, ".")
+			if fn = funcs[recv+"."+variant]; fn == nil {
+				t.Errorf("%s: delegates to %s, which is not declared", name, variant)
+				continue
+			}
+		}
+		if !logsFirst(fn, name, params) {
+			t.Errorf("%s: %s does not start with app.called(%q, %s)", fset.Position(fn.Pos()), name, name, strings.Join(params, ", "))
+		}
+	}
+	if seen < 60 {
 		t.Fatalf("found only %d bound methods", seen)
 	}
+}
+
+func paramNames(fn *ast.FuncDecl) []string {
+	var params []string
+	for _, p := range fn.Type.Params.List {
+		for _, n := range p.Names {
+			params = append(params, n.Name)
+		}
+	}
+	return params
+}
+
+// delegate returns the name of the method fn hands its call to when its
+// body is just return x.v(context.Background(), params...), or "".
+func delegate(fn *ast.FuncDecl, params []string) string {
+	if len(fn.Body.List) != 1 {
+		return ""
+	}
+	ret, ok := fn.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return ""
+	}
+	call, ok := ret.Results[0].(*ast.CallExpr)
+	if !ok || len(call.Args) != len(params)+1 {
+		return ""
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	bg, ok := call.Args[0].(*ast.CallExpr)
+	if s, ok2 := bg.Fun.(*ast.SelectorExpr); !ok || !ok2 || s.Sel.Name != "Background" {
+		return ""
+	}
+	for i, p := range params {
+		if id, ok := call.Args[i+1].(*ast.Ident); !ok || id.Name != p {
+			return ""
+		}
+	}
+	return sel.Sel.Name
 }
 
 func logsFirst(fn *ast.FuncDecl, name string, params []string) bool {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -36,12 +37,17 @@ type Debugger struct {
 	replays map[string]*replayEntry
 }
 
-// replayEntry is a thread being prepared or prepared.
+// replayEntry is a thread being prepared or prepared. The preparation
+// runs on its own and is shared by every call that asks for the thread
+// meanwhile; when every one of them has given up (superseded, or its
+// browser request closed), it is cancelled.
 type replayEntry struct {
-	once sync.Once
-	r    *preparedReplay
-	err  error
-	used time.Time
+	done    chan struct{} // closed when the preparation has ended
+	r       *preparedReplay
+	err     error
+	used    time.Time
+	waiters int                // calls waiting for done; guarded by Debugger.mu
+	cancel  context.CancelFunc // stops the preparation
 }
 
 // preparedReplay is a debug.Replay with the layout of its episode graphs.
@@ -59,8 +65,9 @@ type graphLayout struct {
 func newDebugger(a *App) *Debugger { return &Debugger{app: a, replays: map[string]*replayEntry{}} }
 
 // replay returns the prepared replay for a session key and params,
-// preparing it on first use or after the session changed.
-func (d *Debugger) replay(key string, p debug.Params) (*preparedReplay, error) {
+// preparing it on first use or after the session changed. It returns
+// ctx's cause when ctx ends first.
+func (d *Debugger) replay(ctx context.Context, key string, p debug.Params) (*preparedReplay, error) {
 	if err := validParams(p); err != nil {
 		return nil, err
 	}
@@ -73,7 +80,7 @@ func (d *Debugger) replay(key string, p debug.Params) (*preparedReplay, error) {
 	d.mu.Lock()
 	e := d.replays[id]
 	if e == nil {
-		e = &replayEntry{}
+		e = d.prepare(o, p)
 		for k := range d.replays { // drop what an older revision prepared
 			if strings.HasPrefix(k, key+"@") && !strings.HasPrefix(k, rev) {
 				delete(d.replays, k)
@@ -83,28 +90,58 @@ func (d *Debugger) replay(key string, p debug.Params) (*preparedReplay, error) {
 		d.evictLocked()
 	}
 	e.used = time.Now()
+	e.waiters++
 	d.mu.Unlock()
-	e.once.Do(func() {
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e.waiters--
+	select {
+	case <-e.done:
+	default: // given up before the preparation ended
+		if e.waiters == 0 {
+			e.cancel()
+			d.dropLocked(id, e)
+		}
+		return nil, context.Cause(ctx)
+	}
+	if e.err != nil {
+		d.dropLocked(id, e)
+	}
+	return e.r, e.err
+}
+
+// prepare starts preparing thread p.Thread of o for replays.
+func (d *Debugger) prepare(o *openSession, p debug.Params) *replayEntry {
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &replayEntry{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(e.done)
+		defer cancel()
 		l, err := o.ledger(p.Counter)
 		if err != nil {
 			e.err = err
 			return
 		}
-		rep, err := debug.New(o.s, p, l)
+		rep, err := debug.New(ctx, o.s, p, l)
 		if err != nil {
 			e.err = err
 			return
 		}
 		e.r = &preparedReplay{Replay: rep, layouts: map[int]*graphLayout{}}
-	})
-	if e.err != nil {
-		d.mu.Lock()
-		if d.replays[id] == e {
-			delete(d.replays, id)
-		}
-		d.mu.Unlock()
+	}()
+	return e
+}
+
+// dropLocked forgets entry e under id, unless another has replaced it.
+// The caller holds d.mu.
+func (d *Debugger) dropLocked(id string, e *replayEntry) {
+	if d.replays[id] == e {
+		delete(d.replays, id)
 	}
-	return e.r, e.err
 }
 
 // evictLocked drops the least recently used prepared threads beyond
@@ -167,14 +204,21 @@ func (d *Debugger) Threads(key string) ([]debug.ThreadInfo, error) {
 // Replay replays a thread of a session under p's policy and budget. A
 // budget of 0 asks for the default (debug.DefaultBudget), and episodes ""
 // for declared episodes when the thread has any, else inferred ones; the
-// timeline says which were used.
+// timeline says which were used. A newer call supersedes one that is
+// still preparing.
 func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
+	return d.replayTimeline(context.Background(), key, p)
+}
+
+func (d *Debugger) replayTimeline(ctx context.Context, key string, p debug.Params) (*debug.Timeline, error) {
 	d.app.called("Debugger.Replay", key, p)
+	ctx, done := d.app.latest.begin(ctx, "Debugger.Replay")
+	defer done()
 	auto := p.Episodes == ""
 	if auto {
 		p.Episodes = string(cwl.Declared)
 	}
-	r, err := d.replay(key, p)
+	r, err := d.replay(ctx, key, p)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +231,7 @@ func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
 		}
 		if auto && t.EpisodeCount == 0 {
 			p.Episodes = string(cwl.Inferred)
-			if r, err = d.replay(key, p); err != nil {
+			if r, err = d.replay(ctx, key, p); err != nil {
 				return nil, err
 			}
 		}
@@ -201,8 +245,14 @@ func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
 // Context returns the exact input of request k under p, with every
 // missing part attributed, breakdowns and the diff from request k−1.
 func (d *Debugger) Context(key string, p debug.Params, k int) (*debug.Context, error) {
+	return d.context(context.Background(), key, p, k)
+}
+
+func (d *Debugger) context(ctx context.Context, key string, p debug.Params, k int) (*debug.Context, error) {
 	d.app.called("Debugger.Context", key, p, k)
-	r, err := d.replay(key, p)
+	ctx, done := d.app.latest.begin(ctx, "Debugger.Context")
+	defer done()
+	r, err := d.replay(ctx, key, p)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +263,7 @@ func (d *Debugger) Context(key string, p debug.Params, k int) (*debug.Context, e
 // context, for blocks a context view shows cut.
 func (d *Debugger) Block(key string, p debug.Params, k, i, b int) (string, error) {
 	d.app.called("Debugger.Block", key, p, k, i, b)
-	r, err := d.replay(key, p)
+	r, err := d.replay(context.Background(), key, p)
 	if err != nil {
 		return "", err
 	}
@@ -223,6 +273,10 @@ func (d *Debugger) Block(key string, p debug.Params, k, i, b int) (string, error
 // Sweep replays each policy at every budget from `from` to `to` in steps
 // of step (at most 400 budgets).
 func (d *Debugger) Sweep(key string, p debug.Params, policies []string, from, to, step int) ([]cwl.Curve, error) {
+	return d.sweep(context.Background(), key, p, policies, from, to, step)
+}
+
+func (d *Debugger) sweep(ctx context.Context, key string, p debug.Params, policies []string, from, to, step int) ([]cwl.Curve, error) {
 	d.app.called("Debugger.Sweep", key, p, policies, from, to, step)
 	if step <= 0 || to < from || (to-from)/step+1 > maxSweepBudgets {
 		return nil, fmt.Errorf("a sweep takes at most %d budgets with a positive step", maxSweepBudgets)
@@ -232,9 +286,11 @@ func (d *Debugger) Sweep(key string, p debug.Params, policies []string, from, to
 			return nil, fmt.Errorf("unknown policy %q", pol)
 		}
 	}
-	r, err := d.replay(key, p)
+	ctx, done := d.app.latest.begin(ctx, "Debugger.Sweep")
+	defer done()
+	r, err := d.replay(ctx, key, p)
 	if err != nil {
 		return nil, err
 	}
-	return r.Sweep(policies, from, to, step)
+	return r.Sweep(ctx, policies, from, to, step)
 }

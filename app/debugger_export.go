@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -20,7 +21,7 @@ func (d *Debugger) ExportReplay(key string, p debug.Params, format string) (stri
 // timeline replays a session under p, exactly as given (no defaults
 // filled in, unlike Replay).
 func (d *Debugger) timeline(key string, p debug.Params) (*debug.Timeline, error) {
-	r, err := d.replay(key, p)
+	r, err := d.replay(context.Background(), key, p)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func (d *Debugger) SaveReplay(key string, p debug.Params, format string) (string
 // writes it there, drawn by package graphviz.
 func (d *Debugger) SaveGraph(key string, p debug.Params, k int) (string, error) {
 	d.app.called("Debugger.SaveGraph", key, p, k)
-	r, err := d.replay(key, p)
+	r, err := d.replay(context.Background(), key, p)
 	if err != nil {
 		return "", err
 	}

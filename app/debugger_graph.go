@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+
 	"ctxscope/app/graphs"
 	"ctxscope/engine/debug"
 	"ctxscope/graphviz"
@@ -10,8 +12,14 @@ import (
 // context so that it keeps its place while the request changes, with each
 // episode's state at request k.
 func (d *Debugger) Graph(key string, p debug.Params, k int) (*graphs.Drawing, error) {
+	return d.graph(context.Background(), key, p, k)
+}
+
+func (d *Debugger) graph(ctx context.Context, key string, p debug.Params, k int) (*graphs.Drawing, error) {
 	d.app.called("Debugger.Graph", key, p, k)
-	r, err := d.replay(key, p)
+	ctx, done := d.app.latest.begin(ctx, "Debugger.Graph")
+	defer done()
+	r, err := d.replay(ctx, key, p)
 	if err != nil {
 		return nil, err
 	}

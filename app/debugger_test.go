@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,7 +217,7 @@ func TestPreparedThreadsAreBounded(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], _ = d.replay(info.Key, debug.Params{Thread: 2, Counter: "estimate", Episodes: "inferred"})
+			got[i], _ = d.replay(context.Background(), info.Key, debug.Params{Thread: 2, Counter: "estimate", Episodes: "inferred"})
 		}()
 	}
 	wg.Wait()
@@ -227,7 +228,7 @@ func TestPreparedThreadsAreBounded(t *testing.T) {
 	}
 	for th := range 6 {
 		for _, mode := range []string{"declared", "inferred"} {
-			if _, err := d.replay(info.Key, debug.Params{Thread: th, Counter: "estimate", Episodes: mode}); err != nil {
+			if _, err := d.replay(context.Background(), info.Key, debug.Params{Thread: th, Counter: "estimate", Episodes: mode}); err != nil {
 				t.Fatal(err)
 			}
 		}

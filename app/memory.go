@@ -111,6 +111,7 @@ type MemoryInfo struct {
 
 // List returns the workspace's memories by name.
 func (s *Memory) List() ([]MemoryInfo, error) {
+	s.app.called("Memory.List")
 	sets, err := s.app.ws.Store.MemorySets(context.Background())
 	if err != nil {
 		return nil, err
@@ -128,6 +129,7 @@ func (s *Memory) List() ([]MemoryInfo, error) {
 
 // Info describes one memory.
 func (s *Memory) Info(set string) (MemoryInfo, error) {
+	s.app.called("Memory.Info", set)
 	lm, err := s.get(set)
 	if err != nil {
 		return MemoryInfo{}, err
@@ -145,6 +147,7 @@ func (s *Memory) Info(set string) (MemoryInfo, error) {
 
 // Delete removes a memory from the workspace.
 func (s *Memory) Delete(set string) error {
+	s.app.called("Memory.Delete", set)
 	if err := s.app.ws.DeleteMemory(context.Background(), set); err != nil {
 		return err
 	}
@@ -166,6 +169,13 @@ type GraphRequest struct {
 // Graph lays out the knowledge graph, or an ego graph, with the force
 // layout. Layouts are cached until the memory changes.
 func (s *Memory) Graph(r GraphRequest) (*graphs.KnowledgeView, error) {
+	return s.graph(context.Background(), r)
+}
+
+func (s *Memory) graph(ctx context.Context, r GraphRequest) (*graphs.KnowledgeView, error) {
+	s.app.called("Memory.Graph", r)
+	ctx, done := s.app.latest.begin(ctx, "Memory.Graph")
+	defer done()
 	lm, err := s.get(r.Set)
 	if err != nil {
 		return nil, err
@@ -193,7 +203,7 @@ func (s *Memory) Graph(r GraphRequest) (*graphs.KnowledgeView, error) {
 			return nil, fmt.Errorf("%w: %q", explore.ErrNoEntity, r.Center)
 		}
 	}
-	v, err := graphs.LayoutKnowledge(lm.graph, lm.ego, r.Center, r.Hops, r.Limit)
+	v, err := graphs.LayoutKnowledge(ctx, lm.graph, lm.ego, r.Center, r.Hops, r.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +214,7 @@ func (s *Memory) Graph(r GraphRequest) (*graphs.KnowledgeView, error) {
 // Timeline returns the conversation's sessions and how the relations'
 // times are spread, for the time slider.
 func (s *Memory) Timeline(set string) (explore.Timeline, error) {
+	s.app.called("Memory.Timeline", set)
 	lm, err := s.get(set)
 	if err != nil {
 		return explore.Timeline{}, err
@@ -214,6 +225,7 @@ func (s *Memory) Timeline(set string) (explore.Timeline, error) {
 // Entity returns an entity with its relations, their provenance, its
 // merges and the experience items linked to it.
 func (s *Memory) Entity(set, id string) (*explore.Entity, error) {
+	s.app.called("Memory.Entity", set, id)
 	lm, err := s.get(set)
 	if err != nil {
 		return nil, err
@@ -224,6 +236,7 @@ func (s *Memory) Entity(set, id string) (*explore.Entity, error) {
 // FindEntities returns up to limit (at most 200; 20 when 0) entities
 // whose name or an alias contains text, best matches first.
 func (s *Memory) FindEntities(set, text string, limit int) ([]explore.Match, error) {
+	s.app.called("Memory.FindEntities", set, text, limit)
 	lm, err := s.get(set)
 	if err != nil {
 		return nil, err
@@ -237,6 +250,7 @@ func (s *Memory) FindEntities(set, text string, limit int) ([]explore.Match, err
 // Merge merges entity drop into keep and saves the memory; Undo reverses
 // it.
 func (s *Memory) Merge(set, keep, drop string) (*explore.Entity, error) {
+	s.app.called("Memory.Merge", set, keep, drop)
 	lm, err := s.get(set)
 	if err != nil {
 		return nil, err
@@ -257,6 +271,7 @@ func (s *Memory) Merge(set, keep, drop string) (*explore.Entity, error) {
 
 // Undo reverses a merge (the latest one in force) and saves the memory.
 func (s *Memory) Undo(set, mergeID string) error {
+	s.app.called("Memory.Undo", set, mergeID)
 	lm, err := s.get(set)
 	if err != nil {
 		return err
@@ -270,6 +285,7 @@ func (s *Memory) Undo(set, mergeID string) error {
 // Experiences returns the experience layer: clusters with their centre
 // text, members and items, and why each member is where it is.
 func (s *Memory) Experiences(set string) (explore.Experience, error) {
+	s.app.called("Memory.Experiences", set)
 	lm, err := s.get(set)
 	if err != nil {
 		return explore.Experience{}, err
@@ -279,6 +295,7 @@ func (s *Memory) Experiences(set string) (explore.Experience, error) {
 
 // Passage returns one passage.
 func (s *Memory) Passage(set, id string) (explore.Passage, error) {
+	s.app.called("Memory.Passage", set, id)
 	lm, err := s.get(set)
 	if err != nil {
 		return explore.Passage{}, err

@@ -58,6 +58,7 @@ func newJobs() *jobs { return &jobs{cancel: map[int]context.CancelFunc{}, state:
 // build goes on in the background, reporting through EventBuild, and
 // replaces a memory of the same name when it is done. Cancel stops it.
 func (s *Memory) Build(r BuildRequest) (BuildState, error) {
+	s.app.called("Memory.Build", r)
 	src, err := s.buildSource(r)
 	if err != nil {
 		return BuildState{}, err
@@ -110,6 +111,7 @@ func (s *Memory) report(st BuildState) {
 
 // Cancel stops a running build. Cancelling a finished build does nothing.
 func (s *Memory) Cancel(job int) {
+	s.app.called("Memory.Cancel", job)
 	s.jobs.mu.Lock()
 	cancel := s.jobs.cancel[job]
 	s.jobs.mu.Unlock()
@@ -120,6 +122,7 @@ func (s *Memory) Cancel(job int) {
 
 // Job returns a build's latest state.
 func (s *Memory) Job(job int) (BuildState, error) {
+	s.app.called("Memory.Job", job)
 	s.jobs.mu.Lock()
 	defer s.jobs.mu.Unlock()
 	st, ok := s.jobs.state[job]
@@ -210,6 +213,7 @@ const llmSetting = "memory.llm"
 
 // LLMSettings returns the stored model configuration.
 func (s *Memory) LLMSettings() (LLM, error) {
+	s.app.called("Memory.LLMSettings")
 	var cfg LLM
 	if _, err := s.app.ws.Store.Setting(context.Background(), llmSetting, &cfg); err != nil {
 		return cfg, err
@@ -221,6 +225,7 @@ func (s *Memory) LLMSettings() (LLM, error) {
 // SetLLMSettings stores the base URL and model name of an
 // OpenAI-compatible chat-completions endpoint.
 func (s *Memory) SetLLMSettings(url, model string) (LLM, error) {
+	s.app.called("Memory.SetLLMSettings", url, model)
 	if err := s.app.ws.Store.PutSetting(context.Background(), llmSetting, LLM{URL: url, Model: model}); err != nil {
 		return LLM{}, err
 	}
@@ -240,6 +245,7 @@ type ImportRequest struct {
 // Import loads a MemWeaver export into the workspace as the memory
 // "imported-<conversation id>" and returns it.
 func (s *Memory) Import(r ImportRequest) (MemoryInfo, error) {
+	s.app.called("Memory.Import", r)
 	if r.Graph == "" {
 		return MemoryInfo{}, fmt.Errorf("enter the path of kg_sample_N.json")
 	}

@@ -62,6 +62,7 @@ type Question struct {
 // Questions returns the LoCoMo questions of a memory built from LoCoMo;
 // none for other memories.
 func (s *Memory) Questions(set string) ([]Question, error) {
+	s.app.called("Memory.Questions", set)
 	lm, err := s.get(set)
 	if err != nil {
 		return nil, err
@@ -122,6 +123,7 @@ type Retrieval struct {
 // Retrieve runs the memory's retrieval for a question and explains every
 // item. The first call for a memory embeds and indexes it.
 func (s *Memory) Retrieve(r RetrieveRequest) (*Retrieval, error) {
+	s.app.called("Memory.Retrieve", r)
 	lm, err := s.get(r.Set)
 	if err != nil {
 		return nil, err

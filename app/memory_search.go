@@ -40,6 +40,7 @@ type MemoryHits struct {
 
 // Search searches one memory in the workspace index.
 func (s *Memory) Search(r MemorySearch) (*MemoryHits, error) {
+	s.app.called("Memory.Search", r)
 	lm, err := s.get(r.Set)
 	if err != nil {
 		return nil, err

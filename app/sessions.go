@@ -3,11 +3,8 @@ package app
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -263,40 +260,6 @@ func (s *Sessions) OpenDemo() (SessionInfo, error) {
 	s.app.called("Sessions.OpenDemo")
 	path, err := s.demoPath()
 	if err != nil {
-		return SessionInfo{}, err
-	}
-	return s.openPath(path)
-}
-
-// Upload stores content received from a browser under the workspace's
-// uploads directory, imports it and opens its first session. It is not
-// bound: the frontend never sends session content through a service
-// method; serve mode's upload endpoint calls it.
-func (s *Sessions) Upload(r io.Reader, name string) (SessionInfo, error) {
-	dir := filepath.Join(s.app.ws.Store.Dir(), "uploads")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return SessionInfo{}, err
-	}
-	tmp, err := os.CreateTemp(dir, ".upload-*")
-	if err != nil {
-		return SessionInfo{}, err
-	}
-	h := sha256.New()
-	_, err = io.Copy(io.MultiWriter(tmp, h), r)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return SessionInfo{}, err
-	}
-	base := filepath.Base(filepath.Clean("/" + name))
-	if base == "/" || base == "." {
-		base = "upload"
-	}
-	path := filepath.Join(dir, hex.EncodeToString(h.Sum(nil))[:12]+"-"+base)
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
 		return SessionInfo{}, err
 	}
 	return s.openPath(path)

@@ -6,8 +6,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -129,11 +131,11 @@ func TestUploadIsStoredAndIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := a.sessions.Upload(bytes.NewReader(data), "../../etc/small.jsonl")
+	up, err := a.Upload(bytes.NewReader(data), "../../etc/small.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := a.sessions.Upload(bytes.NewReader(data), "small.jsonl")
+	again, err := a.Upload(bytes.NewReader(data), "small.jsonl")
 	if err != nil || again.Key != up.Key {
 		t.Fatalf("same content gave keys %s and %s (%v)", up.Key, again.Key, err)
 	}
@@ -143,6 +145,27 @@ func TestUploadIsStoredAndIdempotent(t *testing.T) {
 	list, err := a.sessions.List()
 	if err != nil || len(list) != 2 { // the demo and the upload
 		t.Fatalf("list %+v %v", list, err)
+	}
+}
+
+func TestRejectedUploadLeavesNothing(t *testing.T) {
+	a := newApp(t, Options{})
+	uploads := filepath.Join(a.ws.Store.Dir(), "uploads")
+	if _, err := a.Upload(strings.NewReader("this is not a session\n"), "notes.txt"); err == nil {
+		t.Fatal("a text file imported as a session")
+	}
+	if _, err := a.Upload(iotest.ErrReader(errors.New("connection reset")), "cut.jsonl"); err == nil {
+		t.Fatal("a failed transfer imported")
+	}
+	if _, err := a.Upload(nil, "nothing.jsonl"); err == nil {
+		t.Fatal("a nil reader imported")
+	}
+	left, _ := os.ReadDir(uploads)
+	if len(left) != 0 {
+		t.Fatalf("rejected uploads left %d file(s) behind: %v", len(left), left)
+	}
+	if fi, err := os.Stat(uploads); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("uploads directory %v, %v: want mode 0700", fi.Mode(), err)
 	}
 }
 

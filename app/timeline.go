@@ -1,7 +1,10 @@
 package app
 
 import (
+	"context"
+
 	"ctxscope/engine/report"
+	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
 
@@ -26,13 +29,22 @@ func (s *Sessions) Counters() []string {
 // named counter ("estimate", "o200k" or "cl100k"). The first call for a
 // BPE counter tokenizes the session; later calls reuse the counts.
 func (s *Sessions) Timeline(id, counter string) (TimelineView, error) {
+	return s.timeline(context.Background(), id, counter)
+}
+
+func (s *Sessions) timeline(ctx context.Context, id, counter string) (TimelineView, error) {
 	s.app.called("Sessions.Timeline", id, counter)
+	ctx, done := s.app.latest.begin(ctx, "Sessions.Timeline")
+	defer done()
 	o, err := s.get(id)
 	if err != nil {
 		return TimelineView{}, err
 	}
 	l, err := o.ledger(counter)
 	if err != nil {
+		return TimelineView{}, err
+	}
+	if err := l.Prefetch(ctx, requestMessages(o.requests)); err != nil {
 		return TimelineView{}, err
 	}
 	v := TimelineView{
@@ -46,4 +58,19 @@ func (s *Sessions) Timeline(id, counter string) (TimelineView, error) {
 		v.Compactions = report.Compactions(main, o.requests)
 	}
 	return v, nil
+}
+
+// requestMessages lists the messages of reqs' inputs, each once.
+func requestMessages(reqs []*session.Request) []*session.Message {
+	seen := map[*session.Message]bool{}
+	var out []*session.Message
+	for _, q := range reqs {
+		for _, m := range q.Input() {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }

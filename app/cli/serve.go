@@ -52,7 +52,13 @@ func runServe(env *Env, args []string) error {
 	// The URL line is the readiness signal scripts and tests wait for.
 	fmt.Fprintf(env.Stdout, "ctxscope serving at %s\n", srv.URL())
 	if *open {
-		openBrowser(srv.URL())
+		// The opener's command line is readable by every local user: it
+		// gets a one-time code, not the token.
+		u, err := srv.OneTimeURL()
+		if err != nil {
+			return err
+		}
+		openBrowser(u)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

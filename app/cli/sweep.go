@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -44,7 +45,7 @@ func runSweep(env *Env, args []string) error {
 	for _, p := range strings.Split(*policies, ",") {
 		pols = append(pols, strings.TrimSpace(p))
 	}
-	curves, err := r.Sweep(pols, bounds[0], bounds[1], bounds[2], o)
+	curves, err := r.Sweep(context.Background(), pols, bounds[0], bounds[1], bounds[2], o)
 	if err != nil {
 		return usageError("%v", err)
 	}

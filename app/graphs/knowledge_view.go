@@ -1,6 +1,7 @@
 package graphs
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"time"
@@ -52,7 +53,7 @@ type KnowledgeEdge struct {
 // layout (seed fixed, so the same graph always looks the same): the whole
 // graph when center is "", else the ego graph of center within hops,
 // at most limit nodes (0: no limit), cut with x.
-func LayoutKnowledge(g *graphviz.Graph, x *graphviz.EgoIndex, center string, hops, limit int) (*KnowledgeView, error) {
+func LayoutKnowledge(ctx context.Context, g *graphviz.Graph, x *graphviz.EgoIndex, center string, hops, limit int) (*KnowledgeView, error) {
 	sub := g
 	opt := graphviz.ForceOptions{Seed: 1}
 	if center != "" {
@@ -62,7 +63,7 @@ func LayoutKnowledge(g *graphviz.Graph, x *graphviz.EgoIndex, center string, hop
 		}
 		opt.Center = center
 	}
-	l, err := graphviz.Force(sub, opt)
+	l, err := graphviz.ForceContext(ctx, sub, opt)
 	if err != nil {
 		return nil, err
 	}

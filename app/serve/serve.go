@@ -2,15 +2,23 @@
 // the same bound services as the desktop window over HTTP, on loopback
 // only, behind a random token chosen at each launch.
 //
-// Every request must present the token: in the X-Ctxscope-Token header, in
-// a ?token= query parameter (the URL the server prints), or in the cookie
-// the server sets on the first authorised page load. Anything else gets
-// 401. Host headers other than loopback names are refused, which stops DNS
-// rebinding attacks from a web page.
+// The token travels in one place only, the X-Ctxscope-Token header of
+// each API request, which a page can send only to its own origin. It is
+// never a cookie (cookies do not tell ports apart, so every process
+// listening on 127.0.0.1 would receive it) and never part of a URL the
+// server sees. The page learns it from the fragment of the link the server
+// prints (#token=…, which browsers keep to themselves), or exchanges a
+// one-time code for it (#code=…, what --open hands the browser, so that no
+// lasting secret appears on a command line). Every API request must also
+// come from the page's own origin: a foreign Origin or Sec-Fetch-Site, a
+// call whose body is not declared JSON, or a Host header that is not a
+// loopback name is refused. The built frontend itself is public: it is the
+// same in every copy of the binary and holds no data. See docs/security.md.
 //
 // Endpoints:
 //
 //	GET  /...                          the frontend
+//	POST /api/session                  {"code": …} → {"token": …}, once per code
 //	POST /api/call/{Service}/{Method}  a bound method; body: JSON array of arguments
 //	GET  /api/events                   server-sent events (the desktop's EventsEmit)
 //	POST /api/upload?name=FILE         a session file as the raw body
@@ -19,7 +27,6 @@ package serve
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -32,18 +39,12 @@ import (
 	"ctxscope/app"
 )
 
-const (
-	tokenHeader = "X-Ctxscope-Token"
-	tokenCookie = "ctxscope_token"
-	tokenParam  = "token"
-)
-
 // Server serves one app to browsers on loopback.
 type Server struct {
 	app      *app.App
 	assets   fs.FS
 	token    string
-	rpc      *rpc
+	codes    *codes
 	events   *broker
 	listener net.Listener
 	http     *http.Server
@@ -52,15 +53,11 @@ type Server struct {
 // New prepares a server for a over the built frontend assets. It installs
 // itself as the app's platform.
 func New(a *app.App, assets fs.FS) (*Server, error) {
-	tok, err := newToken()
+	tok, err := newSecret()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{app: a, assets: assets, token: tok, events: newBroker()}
-	s.rpc, err = newRPC(a.Bindings())
-	if err != nil {
-		return nil, err
-	}
+	s := &Server{app: a, assets: assets, token: tok, codes: newCodes(), events: newBroker()}
 	a.SetPlatform(s)
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	return s, nil
@@ -99,9 +96,22 @@ func (s *Server) Listen(addr string) error {
 	return nil
 }
 
-// URL returns the address to open in a browser, token included.
+// URL returns the address to open in a browser, with the token in its
+// fragment: the browser never sends it anywhere, the page reads it.
 func (s *Server) URL() string {
-	return fmt.Sprintf("http://%s/?%s=%s", s.listener.Addr(), tokenParam, s.token)
+	return fmt.Sprintf("http://%s/#token=%s", s.listener.Addr(), s.token)
+}
+
+// OneTimeURL returns an address with a fresh one-time code instead of the
+// token, for handing to another program (a browser opener) whose command
+// line other local users can read: the code opens one page, once, within
+// codeLifetime.
+func (s *Server) OneTimeURL() (string, error) {
+	code, err := s.codes.issue()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("http://%s/#code=%s", s.listener.Addr(), code), nil
 }
 
 // Serve serves until ctx is done, then shuts down gracefully.
@@ -122,18 +132,33 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 }
 
-// Handler returns the server's HTTP handler with authentication applied.
+// Handler returns the server's HTTP handler with its checks applied.
 func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/call/{service}/{method}", s.handleCall)
-	mux.HandleFunc("GET /api/events", s.handleEvents)
-	mux.HandleFunc("POST /api/upload", s.handleUpload)
-	mux.Handle("GET /", s.staticHandler())
-	return s.guard(mux)
+	api := http.NewServeMux()
+	api.HandleFunc("POST /api/call/{service}/{method}", s.handleCall)
+	api.HandleFunc("GET /api/events", s.handleEvents)
+	api.HandleFunc("POST /api/upload", s.handleUpload)
+	api.Handle("POST /api/session", http.HandlerFunc(s.handleSession))
+	guarded := s.sameOrigin(s.authorized(api))
+	login := s.sameOrigin(api)
+	static := s.staticHandler()
+	return s.loopbackHost(securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/api/session":
+			login.ServeHTTP(w, r)
+		case strings.HasPrefix(r.URL.Path, "/api/"):
+			guarded.ServeHTTP(w, r)
+		case r.Method == http.MethodGet || r.Method == http.MethodHead:
+			static.ServeHTTP(w, r)
+		default:
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		}
+	})))
 }
 
-// guard rejects requests with a foreign Host header or without the token.
-func (s *Server) guard(next http.Handler) http.Handler {
+// loopbackHost refuses requests whose Host header is not a loopback name,
+// which stops a web page from reaching the server through DNS rebinding.
+func (s *Server) loopbackHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.Host)
 		if err != nil {
@@ -143,38 +168,24 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			http.Error(w, "forbidden host", http.StatusForbidden)
 			return
 		}
-		presented, fromQuery := s.presentedToken(r)
-		if subtle.ConstantTimeCompare([]byte(presented), []byte(s.token)) != 1 {
-			w.Header().Set("WWW-Authenticate", `Token realm="ctxscope"`)
-			http.Error(w, "unauthorized: open the URL that `ctxscope serve` printed", http.StatusUnauthorized)
-			return
-		}
-		if fromQuery {
-			http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		}
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 		next.ServeHTTP(w, r)
 	})
 }
 
-// contentSecurityPolicy allows only the app's own scripts and styles, so
-// that even markup smuggled into the page could not run.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-
-func (s *Server) presentedToken(r *http.Request) (tok string, fromQuery bool) {
-	if t := r.Header.Get(tokenHeader); t != "" {
-		return t, false
-	}
-	if t := r.URL.Query().Get(tokenParam); t != "" {
-		return t, true
-	}
-	if c, err := r.Cookie(tokenCookie); err == nil {
-		return c.Value, false
-	}
-	return "", false
+// securityHeaders sets the headers of every response: no sniffing, no
+// referrer, and a Content-Security-Policy that runs only the app's own
+// scripts, so that even markup smuggled into the page could not run.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
+		w.Header().Set("Cross-Origin-Resource-Policy", "same-origin")
+		next.ServeHTTP(w, r)
+	})
 }
+
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 func isLoopbackHost(host string) bool {
 	if host == "localhost" {
@@ -184,10 +195,11 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func newToken() (string, error) {
+// newSecret returns 24 random bytes in hex.
+func newSecret() (string, error) {
 	b := make([]byte, 24)
 	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("serve: token: %w", err)
+		return "", fmt.Errorf("serve: random secret: %w", err)
 	}
 	return hex.EncodeToString(b), nil
 }

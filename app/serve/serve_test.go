@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -45,22 +46,22 @@ func start(t *testing.T) *Server {
 
 func base(s *Server) string { return "http://" + s.listener.Addr().String() }
 
-func TestRequestsWithoutTheTokenGet401(t *testing.T) {
+func TestAPIRequestsWithoutTheTokenGet401(t *testing.T) {
 	s := start(t)
 	for _, tc := range []struct {
 		name, method, path string
 		header             map[string]string
 	}{
-		{"page", "GET", "/", nil},
-		{"asset", "GET", "/index.html", nil},
 		{"call", "POST", "/api/call/Sessions/List", nil},
 		{"events", "GET", "/api/events", nil},
 		{"upload", "POST", "/api/upload?name=x.jsonl", nil},
-		{"wrong token", "GET", "/?token=" + strings.Repeat("0", 48), nil},
+		{"token in the query", "POST", "/api/call/Sessions/List?token=" + s.Token(), nil},
+		{"token as a cookie", "POST", "/api/call/Sessions/List", map[string]string{"Cookie": "ctxscope_token=" + s.Token()}},
 		{"wrong header", "POST", "/api/call/Sessions/List", map[string]string{tokenHeader: "nope"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, base(s)+tc.path, strings.NewReader("[]"))
+			req.Header.Set("Content-Type", "application/json")
 			for k, v := range tc.header {
 				req.Header.Set(k, v)
 			}
@@ -76,34 +77,116 @@ func TestRequestsWithoutTheTokenGet401(t *testing.T) {
 	}
 }
 
-func TestTokenInURLSetsCookieForAssets(t *testing.T) {
+// TestNoCookieAndNoTokenInURLs checks that the server never sets a cookie
+// (which every process on 127.0.0.1 would receive) and keeps the token out
+// of the part of its URLs that a browser sends.
+func TestNoCookieAndNoTokenInURLs(t *testing.T) {
 	s := start(t)
-	resp, err := http.Get(s.URL())
+	u, err := url.Parse(s.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("page with token: status %d", resp.StatusCode)
+	if strings.Contains(u.RequestURI(), s.Token()) || u.Fragment != "token="+s.Token() {
+		t.Fatalf("printed URL %s: the token belongs in the fragment only", s.URL())
 	}
-	var cookie *http.Cookie
-	for _, c := range resp.Cookies() {
-		if c.Name == tokenCookie {
-			cookie = c
+	once, err := s.OneTimeURL()
+	if err != nil || strings.Contains(once, s.Token()) {
+		t.Fatalf("one-time URL %s carries the token (%v)", once, err)
+	}
+	for _, path := range []string{"/", "/index.html", "/?token=" + s.Token()} {
+		resp, err := http.Get(base(s) + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if len(resp.Cookies()) != 0 || resp.Header.Get("Set-Cookie") != "" {
+			t.Fatalf("%s set a cookie: %v", path, resp.Header.Values("Set-Cookie"))
+		}
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Security-Policy") == "" {
+			t.Fatalf("%s: status %d, CSP %q", path, resp.StatusCode, resp.Header.Get("Content-Security-Policy"))
 		}
 	}
-	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
-		t.Fatalf("want an HttpOnly SameSite=Strict token cookie, got %+v", cookie)
+}
+
+// TestCrossOriginRequestsAreRefused sends the requests a page on another
+// port of 127.0.0.1 can make without a preflight, token included (as if it
+// had stolen it): each must be refused before it reaches a service.
+func TestCrossOriginRequestsAreRefused(t *testing.T) {
+	s := start(t)
+	foreign := "http://127.0.0.1:1"
+	for _, tc := range []struct {
+		name        string
+		header      map[string]string
+		contentType string
+		want        int
+	}{
+		{"foreign origin", map[string]string{"Origin": foreign}, "application/json", http.StatusForbidden},
+		{"same-site, other port", map[string]string{"Sec-Fetch-Site": "same-site"}, "application/json", http.StatusForbidden},
+		{"cross-site", map[string]string{"Sec-Fetch-Site": "cross-site"}, "application/json", http.StatusForbidden},
+		{"null origin", map[string]string{"Origin": "null"}, "application/json", http.StatusForbidden},
+		{"text/plain body", nil, "text/plain", http.StatusUnsupportedMediaType},
+		{"form post", nil, "application/x-www-form-urlencoded", http.StatusUnsupportedMediaType},
+		{"multipart form", nil, "multipart/form-data; boundary=x", http.StatusUnsupportedMediaType},
+		{"same origin", map[string]string{"Origin": base(s), "Sec-Fetch-Site": "same-origin"}, "application/json", http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := `["http://127.0.0.1:1/steal", "m"]`
+			req, _ := http.NewRequest("POST", base(s)+"/api/call/Memory/SetLLMSettings", strings.NewReader(body))
+			req.Header.Set("Content-Type", tc.contentType)
+			req.Header.Set(tokenHeader, s.Token())
+			for k, v := range tc.header {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tc.want)
+			}
+		})
 	}
-	req, _ := http.NewRequest("GET", base(s)+"/index.html", nil)
-	req.AddCookie(cookie)
-	resp, err = http.DefaultClient.Do(req)
+}
+
+func TestOneTimeCodeOpensOnePage(t *testing.T) {
+	s := start(t)
+	once, err := s.OneTimeURL()
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Security-Policy") == "" {
-		t.Fatalf("asset with cookie: status %d, CSP %q", resp.StatusCode, resp.Header.Get("Content-Security-Policy"))
+	code := once[strings.Index(once, "#code=")+len("#code="):]
+	exchange := func(code string) (int, string) {
+		req, _ := http.NewRequest("POST", base(s)+"/api/session", strings.NewReader(`{"code":"`+code+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct{ Token, Error string }
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out.Token
+	}
+	if status, tok := exchange(code); status != http.StatusOK || tok != s.Token() {
+		t.Fatalf("first use: %d, token %q", status, tok)
+	}
+	if status, tok := exchange(code); status != http.StatusUnauthorized || tok != "" {
+		t.Fatalf("second use: %d, token %q", status, tok)
+	}
+	if status, _ := exchange("made-up"); status != http.StatusUnauthorized {
+		t.Fatalf("unknown code: %d", status)
+	}
+}
+
+// TestUploadIsNotABoundMethod checks that the upload entry point cannot be
+// reached through the call endpoint, nor anything else the list omits.
+func TestUploadIsNotABoundMethod(t *testing.T) {
+	s := start(t)
+	for _, m := range [][2]string{{"Sessions", "Upload"}, {"App", "Upload"}, {"App", "Close"}, {"Sessions", "openPath"}} {
+		if code, body := call(t, s, m[0], m[1]); code != http.StatusNotFound {
+			t.Errorf("%s.%s: status %d %s, want 404", m[0], m[1], code, body)
+		}
 	}
 }
 
@@ -152,6 +235,7 @@ func call(t *testing.T, s *Server, service, method string, args ...any) (int, []
 	}
 	req, _ := http.NewRequest("POST", base(s)+"/api/call/"+service+"/"+method, bytes.NewReader(body))
 	req.Header.Set(tokenHeader, s.Token())
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

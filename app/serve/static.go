@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"encoding/json"
 	"io/fs"
 	"net/http"
 	"path"
@@ -34,12 +33,10 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if name == "." || name == "/" {
 		name = "upload"
 	}
-	info, err := s.app.Sessions().Upload(http.MaxBytesReader(w, r.Body, maxUpload), name)
-	w.Header().Set("Content-Type", "application/json")
+	info, err := s.app.Upload(http.MaxBytesReader(w, r.Body, maxUpload), name)
 	if err != nil {
-		w.WriteHeader(http.StatusUnprocessableEntity)
-		json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
 		return
 	}
-	json.NewEncoder(w).Encode(info)
+	writeJSON(w, http.StatusOK, info)
 }

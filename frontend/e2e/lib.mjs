@@ -53,7 +53,15 @@ export async function startServeWithEnv(env, ...args) {
     throw new Error(`${e.message}\n${stderr}`);
   });
   const url = new URL(m[1]);
-  return { url, origin: url.origin, proc, stderr: () => stderr, stop: () => proc.kill('SIGTERM') };
+  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? url.searchParams.get('token');
+  return {
+    url, origin: url.origin, token, proc, stderr: () => stderr, stop: () => proc.kill('SIGTERM'),
+    // pageURL is the printed link with view state added to its fragment.
+    pageURL: (fragment = '') => `${url.origin}/#token=${token}${fragment ? '&' + fragment.replace(/^#/, '') : ''}`,
+    // call posts a bound-method call as the page does, token in its header.
+    call: (service, method, args = []) => fetch(`${url.origin}/api/call/${service}/${method}`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Ctxscope-Token': token }, body: JSON.stringify(args) }),
+  };
 }
 
 // launchBrowser starts Debian's Chromium headless with root-safe flags.

@@ -30,9 +30,7 @@ async function open(fragment, viewport = { width: 1400, height: 900 }) {
   page.on('pageerror', (e) => page.errors.push(e.message));
   page.on('dialog', (d) => { page.errors.push('dialog: ' + d.message()); d.dismiss(); });
   page.on('request', (r) => { if (r.url().includes('/api/call/')) page.calls.push({ url: r.url(), body: r.postData() ?? '' }); });
-  const url = new URL(suite.server.url.href);
-  url.hash = fragment;
-  await page.goto(url.href);
+  await page.goto(suite.server.pageURL(fragment));
   return page;
 }
 

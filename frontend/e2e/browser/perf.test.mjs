@@ -162,7 +162,8 @@ test('scrubbing the timeline at 5,000 requests', { timeout: 300_000 }, async () 
     assert.ok(k > n * 0.95, `the scrub ended at request ${k} of ${n}`);
     // A workspace search waits for the index to catch up; then scrub back.
     await page.evaluate(async () => {
-      const r = await fetch('/api/call/Debugger/Search', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(['compaction', '', 1]) });
+      const token = sessionStorage.getItem('ctxscope.token');
+      const r = await fetch('/api/call/Debugger/Search', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Ctxscope-Token': token }, body: JSON.stringify(['compaction', '', 1]) });
       if (!r.ok) throw new Error(await r.text());
     });
     await page.waitForTimeout(500);

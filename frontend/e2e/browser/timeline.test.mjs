@@ -7,11 +7,15 @@ import { screenshot, serveForSuite, shared } from '../lib.mjs';
 
 const suite = serveForSuite();
 
-test('serve rejects requests without the token', async () => {
-  for (const path of ['/', '/api/call/Sessions/List']) {
-    const resp = await fetch(suite.server.origin + path, { method: path === '/' ? 'GET' : 'POST', body: path === '/' ? undefined : '[]' });
+test('serve answers no API call without the token', async () => {
+  for (const path of ['/api/call/Sessions/List', '/api/events', '/api/upload?name=x.jsonl']) {
+    const resp = await fetch(suite.server.origin + path, { method: path === '/api/events' ? 'GET' : 'POST',
+      headers: { 'Content-Type': 'application/json' }, body: path === '/api/events' ? undefined : '[]' });
     assert.equal(resp.status, 401, path);
   }
+  const page = await fetch(suite.server.origin + '/');
+  assert.equal(page.status, 200, 'the built frontend itself is public');
+  assert.equal(page.headers.get('set-cookie'), null, 'serve sets no cookie');
 });
 
 test('the demo session opens by default', async () => {
@@ -20,6 +24,7 @@ test('the demo session opens by default', async () => {
   await page.waitForSelector('[data-testid=timeline] canvas');
   assert.equal(await page.textContent('[data-testid=request-count]'), '32');
   assert.ok(!page.url().includes('token='), 'the token is removed from the address bar');
+  assert.deepEqual(await page.context().cookies(), [], 'serve sets no cookie');
   await screenshot(page, 'browser-demo.png');
   await page.close();
 });

@@ -33,9 +33,7 @@ test('a session written into a watched agent folder appears in the desktop windo
 
   // Turn discovery on in the workspace, as the checkbox does.
   const server = await startServeWithEnv({ HOME: home }, '--workspace', ws);
-  const token = server.url.searchParams.get('token');
-  const resp = await fetch(new URL('/api/call/Live/SetDiscovery', server.origin),
-    { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Ctxscope-Token': token }, body: '[true]' });
+  const resp = await server.call('Live', 'SetDiscovery', [true]);
   assert.equal(resp.status, 200, await resp.text());
   const exited = new Promise((r) => server.proc.on('exit', r));
   server.stop();

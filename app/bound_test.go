@@ -1,0 +1,164 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"ctxscope/engine/debug"
+)
+
+// TestBoundMethodsAreExplicit checks that each bound service exports
+// exactly the methods boundMethods lists: what the desktop window binds
+// (every exported method) and what serve mode calls are the same list,
+// and a new exported method is a decision made here, not an accident.
+func TestBoundMethodsAreExplicit(t *testing.T) {
+	a := newApp(t, Options{})
+	seen := map[string]bool{}
+	for _, b := range a.Bindings() {
+		typ := reflect.TypeOf(b)
+		svc := typ.Elem().Name()
+		seen[svc] = true
+		var exported []string
+		for i := 0; i < typ.NumMethod(); i++ {
+			exported = append(exported, typ.Method(i).Name)
+		}
+		listed := append([]string(nil), boundMethods[svc]...)
+		sort.Strings(exported)
+		sort.Strings(listed)
+		if !reflect.DeepEqual(exported, listed) {
+			t.Errorf("%s exports %v but boundMethods lists %v", svc, exported, listed)
+		}
+	}
+	for svc := range boundMethods {
+		if !seen[svc] {
+			t.Errorf("boundMethods lists %s, which is not bound", svc)
+		}
+	}
+}
+
+// TestCancellableVariantsMatchTheirMethods checks that the context variant
+// serve mode calls takes the same arguments and returns the same results
+// as the bound method the desktop calls.
+func TestCancellableVariantsMatchTheirMethods(t *testing.T) {
+	a := newApp(t, Options{})
+	bound := map[string]reflect.Type{}
+	for _, b := range a.Bindings() {
+		v := reflect.ValueOf(b)
+		for _, m := range boundMethods[v.Elem().Type().Name()] {
+			bound[v.Elem().Type().Name()+"."+m] = v.MethodByName(m).Type()
+		}
+	}
+	for name, fn := range a.cancellable() {
+		want, ok := bound[name]
+		if !ok {
+			t.Errorf("%s is not a bound method", name)
+			continue
+		}
+		got := reflect.TypeOf(fn)
+		if got.NumIn() != want.NumIn()+1 || got.In(0) != contextType {
+			t.Errorf("%s: variant %v does not take a context before %v's arguments", name, got, want)
+			continue
+		}
+		for i := 0; i < want.NumIn(); i++ {
+			if got.In(i+1) != want.In(i) {
+				t.Errorf("%s: argument %d is %v, the method's %v", name, i+1, got.In(i+1), want.In(i))
+			}
+		}
+		if got.NumOut() != want.NumOut() || got.Out(0) != want.Out(0) {
+			t.Errorf("%s: variant returns %v, the method %v", name, got, want)
+		}
+	}
+}
+
+func TestInvokeCallsOnlyBoundMethods(t *testing.T) {
+	a := newApp(t, Options{})
+	if _, err := a.Invoke(context.Background(), "Sessions", "List", nil); err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	for _, name := range [][2]string{{"Sessions", "Upload"}, {"App", "Close"}, {"Sessions", "openPath"}, {"Memory", "Nope"}} {
+		if _, err := a.Invoke(context.Background(), name[0], name[1], nil); !errors.Is(err, ErrNoMethod) {
+			t.Errorf("%s.%s: %v, want ErrNoMethod", name[0], name[1], err)
+		}
+	}
+	var argErr *ArgumentError
+	if _, err := a.Invoke(context.Background(), "Sessions", "Open", nil); !errors.As(err, &argErr) {
+		t.Errorf("Open without its argument: %v", err)
+	}
+	if _, err := a.Invoke(context.Background(), "Sessions", "Open", []json.RawMessage{json.RawMessage(`{"not":"a string"}`)}); !errors.As(err, &argErr) {
+		t.Errorf("Open with an object: %v", err)
+	}
+}
+
+// TestNewerReplaySupersedesOne checks that a call superseded while its
+// thread is still being prepared returns ErrSuperseded, that the newer one
+// succeeds, and that callers of different identities do not supersede
+// each other.
+func TestNewerReplaySupersedesOne(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(claudeSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := a.debugger
+	p := debug.Params{Thread: 0, Counter: "cl100k", Episodes: "inferred", Policy: "paper", Budget: 8000}
+	ctx, done := a.latest.begin(context.Background(), "Debugger.Replay")
+	defer done()
+	first := make(chan error, 1)
+	go func() {
+		_, err := d.replay(ctx, info.Key, p)
+		first <- err
+	}()
+	time.Sleep(5 * time.Millisecond)
+	if _, err := d.replayTimeline(context.Background(), info.Key, p); err != nil {
+		t.Fatalf("the newer call: %v", err)
+	}
+	err = <-first
+	if err != nil && !errors.Is(err, ErrSuperseded) {
+		t.Fatalf("the superseded call: %v", err)
+	}
+
+	other, doneOther := a.latest.begin(WithCaller(context.Background(), "tab-2"), "Debugger.Replay")
+	defer doneOther()
+	mine, doneMine := a.latest.begin(WithCaller(context.Background(), "tab-1"), "Debugger.Replay")
+	defer doneMine()
+	if other.Err() != nil || mine.Err() != nil {
+		t.Fatal("calls from two callers superseded each other")
+	}
+}
+
+// TestAbandonedPreparationStops checks that a preparation nobody waits for
+// any more is cancelled, and that the next call prepares afresh.
+func TestAbandonedPreparationStops(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(claudeSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := a.debugger
+	p := debug.Params{Thread: 0, Counter: "o200k", Episodes: "inferred", Policy: "paper", Budget: 8000}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := d.replay(ctx, info.Key, p); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a call whose caller left: %v", err)
+	}
+	d.mu.Lock()
+	n := 0
+	for k := range d.replays {
+		if strings.Contains(k, "o200k") {
+			n++
+		}
+	}
+	d.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("an abandoned preparation is still kept")
+	}
+	if _, err := d.replay(context.Background(), info.Key, p); err != nil {
+		t.Fatalf("preparing again: %v", err)
+	}
+}

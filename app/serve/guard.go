@@ -1,0 +1,52 @@
+package serve
+
+import (
+	"crypto/subtle"
+	"mime"
+	"net/http"
+)
+
+// tokenHeader carries the per-launch token on every API request.
+const tokenHeader = "X-Ctxscope-Token"
+
+// sameOrigin refuses API requests that a browser marks as coming from
+// another origin: a page on another port of 127.0.0.1 is same-site but
+// not same-origin, and must not reach the API even by a request that
+// needs no preflight (a form post, a no-cors fetch, a text/plain body).
+// Requests without these headers (curl, the CLI's tests) pass on to the
+// token check, which no page of another origin can meet either.
+func (s *Server) sameOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
+			http.Error(w, "forbidden: cross-origin request ("+site+")", http.StatusForbidden)
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && origin != "http://"+r.Host {
+			http.Error(w, "forbidden: foreign origin", http.StatusForbidden)
+			return
+		}
+		if r.Method == http.MethodPost && r.URL.Path != "/api/upload" && !isJSON(r.Header.Get("Content-Type")) {
+			http.Error(w, "unsupported media type: calls take application/json", http.StatusUnsupportedMediaType)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authorized refuses requests that do not carry the token in its header.
+func (s *Server) authorized(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		presented := r.Header.Get(tokenHeader)
+		if subtle.ConstantTimeCompare([]byte(presented), []byte(s.token)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Token realm="ctxscope"`)
+			http.Error(w, "unauthorized: open the link that `ctxscope serve` printed", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}

@@ -38,7 +38,7 @@ func benchCorpusN(b testing.TB, minDocs int) ([]Doc, int) {
 		}
 		for t, th := range ss.Threads {
 			for ord, e := range th.Entries {
-				base = append(base, EntryDocs(ss.ID, t, th, ord, e)...)
+				base = append(base, EntryDocs(ss.ID, t, th.ID, ord, e)...)
 			}
 		}
 	}

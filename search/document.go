@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"ctxscope/engine/session"
 	"ctxscope/engine/store"
@@ -78,21 +79,38 @@ func entryDocID(key string, t, e, b int) string {
 	return key + "#" + strconv.Itoa(t) + "/" + strconv.Itoa(e) + "/" + strconv.Itoa(b)
 }
 
+// maxDocText bounds the text of one document. A longer text (a tool
+// output of many megabytes) is indexed as several documents of the same
+// block, so that analysing one document never needs memory in proportion
+// to the largest block of a session.
+const maxDocText = 256 << 10
+
+// maxDocParts bounds the documents of one block: text beyond
+// maxDocParts × maxDocText (16 MiB) is not indexed.
+const maxDocParts = 64
+
 // EntryDocs returns the documents of one entry at position ord of thread
-// number t.
-func EntryDocs(key string, t int, th *session.Thread, ord int, e *session.Entry) []Doc {
-	base := Doc{Session: key, Thread: th.ID, Entry: e.ID, Line: e.Line, Time: e.Time}
+// number t, whose id is thread. A block's text longer than 256 KiB makes
+// several documents, the first under the block's own id and each later
+// one under that id with "~part" appended.
+func EntryDocs(key string, t int, thread string, ord int, e *session.Entry) []Doc {
+	base := Doc{Session: key, Thread: thread, Entry: e.ID, Line: e.Line, Time: e.Time}
 	var out []Doc
 	add := func(b int, kind, text string, edit func(*Doc)) {
 		if strings.TrimSpace(text) == "" {
 			return
 		}
-		d := base
-		d.ID, d.Kind, d.Text = entryDocID(key, t, ord, b), kind, text
-		if edit != nil {
-			edit(&d)
+		for part, chunk := range splitText(text, maxDocText, maxDocParts) {
+			d := base
+			d.ID, d.Kind, d.Text = entryDocID(key, t, ord, b), kind, chunk
+			if part > 0 {
+				d.ID += "~" + strconv.Itoa(part)
+			}
+			if edit != nil {
+				edit(&d)
+			}
+			out = append(out, d)
 		}
-		out = append(out, d)
 	}
 	if c := e.Compaction; c != nil {
 		add(-1, KindCompaction, c.Summary, nil)
@@ -124,6 +142,29 @@ func EntryDocs(key string, t int, th *session.Thread, ord int, e *session.Entry)
 	}
 	if first >= 0 {
 		add(first, KindMessage, strings.Join(text, "\n"), nil)
+	}
+	return out
+}
+
+// splitText cuts text into at most parts pieces of at most size bytes,
+// each ending at a line break where one falls in its second half and
+// never inside a UTF-8 sequence. Text beyond parts pieces is dropped.
+func splitText(text string, size, parts int) []string {
+	var out []string
+	for len(text) > 0 && len(out) < parts {
+		if len(text) <= size {
+			return append(out, text)
+		}
+		cut := size
+		if nl := strings.LastIndexByte(text[size/2:size], '\n'); nl >= 0 {
+			cut = size/2 + nl + 1
+		} else {
+			for cut > 0 && !utf8.RuneStart(text[cut]) {
+				cut--
+			}
+		}
+		out = append(out, text[:cut])
+		text = text[cut:]
 	}
 	return out
 }

@@ -77,7 +77,7 @@ func TestFacetColumnsCountAsBleve(t *testing.T) {
 
 	// New documents land in a new segment, numbered after the others:
 	// columns of the earlier snapshot would not count them.
-	if _, err := w.st.ImportFile(context.Background(), files[0], nil); err != nil {
+	if _, err := w.st.ImportFile(context.Background(), files[0]); err != nil {
 		t.Fatal(err)
 	}
 	mustSync(t, w)

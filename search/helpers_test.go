@@ -53,7 +53,7 @@ func newWorkspace(t testing.TB, files ...string) *workspace {
 	}
 	t.Cleanup(func() { st.Close() })
 	for _, f := range files {
-		if _, err := st.ImportFile(context.Background(), f, nil); err != nil {
+		if _, err := st.ImportFile(context.Background(), f); err != nil {
 			t.Fatal(err)
 		}
 	}

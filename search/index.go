@@ -42,15 +42,31 @@ type Index struct {
 // Open opens the index in dir, creating it when missing. An index written
 // with another mapping version, or one Bleve cannot open, is deleted and
 // created empty: [Index.Sync] then fills it from the workspace. Rebuilt
-// reports whether that happened.
+// reports whether that happened. An index another process holds is
+// refused within half a second with an [InUseError] that names the
+// process; it is never touched.
 func Open(dir string) (x *Index, rebuilt bool, err error) {
+	x, rebuilt, err = open(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := recordHolder(dir); err != nil {
+		x.idx.Close()
+		return nil, false, fmt.Errorf("search: record the index's holder: %w", err)
+	}
+	return x, rebuilt, nil
+}
+
+func open(dir string) (x *Index, rebuilt bool, err error) {
 	version, err := MappingVersion()
 	if err != nil {
 		return nil, false, fmt.Errorf("search: mapping: %w", err)
 	}
 	x = &Index{dir: dir, version: version}
-	idx, err := bleve.Open(dir)
+	idx, err := bleve.OpenUsing(dir, boltConfig())
 	switch {
+	case isLockTimeout(err):
+		return nil, false, &InUseError{Dir: filepath.Dir(dir), Holder: readHolder(dir)}
 	case err == nil:
 		v, verr := idx.GetInternal(keyMapping)
 		if verr == nil && string(v) == version {
@@ -79,7 +95,7 @@ func (x *Index) create() error {
 	if err != nil {
 		return fmt.Errorf("search: mapping: %w", err)
 	}
-	idx, err := bleve.NewUsing(x.dir, im, scorch.Name, scorch.Name, nil)
+	idx, err := bleve.NewUsing(x.dir, im, scorch.Name, scorch.Name, boltConfig())
 	if err != nil {
 		return fmt.Errorf("search: create index in %s: %w", x.dir, err)
 	}
@@ -87,9 +103,18 @@ func (x *Index) create() error {
 		idx.Close()
 		return fmt.Errorf("search: create index: %w", err)
 	}
+	// Bleve writes its metadata as the umask allows; the index holds
+	// session text and is the user's alone.
+	if err := os.Chmod(filepath.Join(x.dir, "index_meta.json"), 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+		idx.Close()
+		return fmt.Errorf("search: make the index private: %w", err)
+	}
 	x.idx, x.state = idx, newSyncState()
 	return nil
 }
+
+// boltConfig makes Bleve wait at most lockWait for the index's lock.
+func boltConfig() map[string]any { return map[string]any{"bolt_timeout": lockWait.String()} }
 
 // isEmptyDir reports whether dir exists and holds nothing.
 func isEmptyDir(dir string) bool {
@@ -139,7 +164,9 @@ func (x *Index) Close() error {
 	x.closed = true
 	x.swap.Lock()
 	defer x.swap.Unlock()
-	return x.idx.Close()
+	err := x.idx.Close()
+	releaseHolder(x.dir)
+	return err
 }
 
 // DocCount returns the number of indexed documents.

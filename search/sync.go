@@ -8,7 +8,6 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 )
 
@@ -74,19 +73,33 @@ func (x *Index) Sync(ctx context.Context, st *store.Store) (SyncStats, error) {
 	return stats, x.syncSets(ctx, st, &stats)
 }
 
+// pageEntries is how many entries a sync reads from the store at a time.
+const pageEntries = 256
+
+// batchText is how much text a sync gathers before it writes a batch to
+// the index (and records its progress with it).
+const batchText = 2 << 20
+
+// incomplete is the revision recorded for a session whose indexing has
+// begun but not ended: the next sync resumes from the recorded threads.
+const incomplete = -1
+
+// syncSession indexes what a session gained, or all of it when it was
+// rewritten, reading its entries page by page and writing them in batches
+// of bounded text, each with the progress it makes: memory stays bounded
+// by the largest entry, and an interrupted sync resumes where it stopped.
 func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.SessionInfo, prev sessionState, indexed bool, stats *SyncStats) error {
-	ss, err := st.Load(info.Key)
-	if err != nil {
-		return err
-	}
 	eps, err := st.Episodes(ctx, info.Key)
 	if err != nil {
 		return err
 	}
-	full := !indexed || prev.Generation != info.Generation || len(prev.Threads) > len(ss.Threads)
+	full := !indexed || prev.Generation != info.Generation || len(prev.Threads) > info.Threads
+	progress := sessionState{Generation: info.Generation, Revision: incomplete}
 	old := conjunction(term(FieldSession, info.Key), term(FieldKind, KindEpisode))
 	if full {
 		old = term(FieldSession, info.Key)
+	} else {
+		progress.Threads = append([]int(nil), prev.Threads...)
 	}
 	b := x.idx.NewBatch()
 	n, err := x.deleteMatching(b, old)
@@ -94,16 +107,30 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 		return err
 	}
 	stats.Deleted += n
-	next := sessionState{Generation: info.Generation, Revision: info.Revision}
-	for t, th := range ss.Threads {
-		start := 0
-		if !full && t < len(prev.Threads) {
-			start = min(prev.Threads[t], len(th.Entries))
+	pending := 0
+	record := func(s *syncState) { s.Sessions[info.Key] = progress.clone() }
+	err = st.EachEntryPage(ctx, info.Key, progress.Threads, pageEntries, func(p store.EntryPage) error {
+		for i, e := range p.Entries {
+			for _, d := range EntryDocs(info.Key, p.Thread, p.ThreadID, p.From+i, e) {
+				if err := b.Index(d.ID, d.fields()); err != nil {
+					return err
+				}
+				pending += len(d.Text)
+				stats.Indexed++
+			}
 		}
-		if err := indexEntries(b, info.Key, t, th, start, stats); err != nil {
+		progress.reached(p.Thread, p.From+len(p.Entries))
+		if pending < batchText {
+			return nil
+		}
+		if err := x.commit(b, record); err != nil {
 			return err
 		}
-		next.Threads = append(next.Threads, len(th.Entries))
+		b, pending = x.idx.NewBatch(), 0
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, d := range EpisodeDocs(info.Key, eps) {
 		if err := b.Index(d.ID, d.fields()); err != nil {
@@ -111,19 +138,25 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 		}
 		stats.Indexed++
 	}
-	return x.commit(b, func(s *syncState) { s.Sessions[info.Key] = next })
+	progress.reached(info.Threads-1, 0)
+	progress.Revision = info.Revision
+	return x.commit(b, record)
 }
 
-func indexEntries(b *bleve.Batch, key string, t int, th *session.Thread, start int, stats *SyncStats) error {
-	for ord := start; ord < len(th.Entries); ord++ {
-		for _, d := range EntryDocs(key, t, th, ord, th.Entries[ord]) {
-			if err := b.Index(d.ID, d.fields()); err != nil {
-				return err
-			}
-			stats.Indexed++
-		}
+// reached records that thread t is indexed up to entry n (never going
+// back), growing the list of threads as needed.
+func (s *sessionState) reached(t, n int) {
+	for len(s.Threads) <= t {
+		s.Threads = append(s.Threads, 0)
 	}
-	return nil
+	if t >= 0 && n > s.Threads[t] {
+		s.Threads[t] = n
+	}
+}
+
+func (s sessionState) clone() sessionState {
+	s.Threads = append([]int(nil), s.Threads...)
+	return s
 }
 
 func (x *Index) syncSets(ctx context.Context, st *store.Store, stats *SyncStats) error {

@@ -44,7 +44,7 @@ func TestIncrementalSync(t *testing.T) {
 	ctx := context.Background()
 	cut := len(lines) / 2
 	os.WriteFile(live, bytes.Join(lines[:cut], nil), 0o644)
-	w.st.ImportFile(ctx, live, nil)
+	w.st.ImportFile(ctx, live)
 	first := mustSync(t, w)
 	if first.Indexed == 0 || first.Sessions != 1 {
 		t.Fatalf("first sync: %+v", first)
@@ -53,7 +53,7 @@ func TestIncrementalSync(t *testing.T) {
 		t.Fatalf("a sync with nothing new did %+v", again)
 	}
 	os.WriteFile(live, data, 0o644)
-	if res, err := w.st.ImportFile(ctx, live, nil); err != nil || res.Action != store.ActionAppended {
+	if res, err := w.st.ImportFile(ctx, live); err != nil || res.Action != store.ActionAppended {
 		t.Fatalf("append: %+v %v", res, err)
 	}
 	second := mustSync(t, w)
@@ -96,7 +96,7 @@ func TestSyncFollowsDeletesAndRewrites(t *testing.T) {
 	ctx := context.Background()
 	small := docsOf(t, w, "019e19b4-eb48-746a-aa6b-8dfcfa37954b")
 	copyTo(t, filepath.Join(sharedData, "sessions/pi/pi-cwl__assistant-message-with-thinking-code.json"), live)
-	w.st.ImportFile(ctx, live, nil)
+	w.st.ImportFile(ctx, live)
 	st := mustSync(t, w)
 	if st.Deleted == 0 || st.Indexed == 0 {
 		t.Fatalf("rewrite: %+v", st)

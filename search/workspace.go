@@ -17,7 +17,10 @@ import (
 // to date before it returns. Its methods are safe for concurrent use.
 type Workspace struct {
 	Store *store.Store
+	// Index is nil in a workspace opened with [OpenWorkspaceShared] whose
+	// index another process holds.
 	Index *Index
+	held  *InUseError
 
 	closeOnce sync.Once
 	closeErr  error
@@ -39,6 +42,47 @@ func OpenWorkspace(dir string) (w *Workspace, rebuilt bool, err error) {
 	return &Workspace{Store: st, Index: idx}, rebuilt, nil
 }
 
+// OpenWorkspaceShared opens the workspace in dir as [OpenWorkspace] does,
+// except that when another process holds the search index (a running app
+// or `ctxscope serve`) it opens the store alone: sessions can still be
+// listed, loaded and imported (the holder indexes them on its next
+// search), while searching returns the [InUseError] that [Workspace.Held]
+// also reports.
+func OpenWorkspaceShared(dir string) (w *Workspace, rebuilt bool, err error) {
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	idx, rebuilt, err := Open(filepath.Join(st.Dir(), DirName))
+	var inUse *InUseError
+	if errors.As(err, &inUse) {
+		return &Workspace{Store: st, held: inUse}, false, nil
+	}
+	if err != nil {
+		st.Close()
+		return nil, false, err
+	}
+	return &Workspace{Store: st, Index: idx}, rebuilt, nil
+}
+
+// Held returns the error that names the process holding the index when
+// the workspace was opened without it, and nil otherwise.
+func (w *Workspace) Held() error {
+	if w.held == nil {
+		return nil
+	}
+	return w.held
+}
+
+// syncIfHeld brings the index up to date, when this process holds it.
+func (w *Workspace) syncIfHeld(ctx context.Context) error {
+	if w.Index == nil {
+		return nil
+	}
+	_, err := w.Sync(ctx)
+	return err
+}
+
 // SkippedError reports a file found by expanding a directory or glob that
 // is not a session file (a README, say). It is not a failure.
 type SkippedError struct {
@@ -57,7 +101,7 @@ func (e *SkippedError) Unwrap() error { return e.Err }
 // that is not a session is an error.
 func (w *Workspace) Import(ctx context.Context, paths []string) (results []*store.ImportResult, errs []error) {
 	results, errs = w.ImportUnindexed(ctx, paths)
-	if _, err := w.Sync(ctx); err != nil {
+	if err := w.syncIfHeld(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	return results, errs
@@ -79,7 +123,7 @@ func (w *Workspace) ImportUnindexed(ctx context.Context, paths []string) (result
 		files = append(files, expanded...)
 	}
 	for _, p := range files {
-		res, err := w.Store.ImportFile(ctx, p, nil)
+		res, err := w.Store.ImportFile(ctx, p)
 		if err != nil {
 			if errors.Is(err, ingest.ErrUnknownFormat) && !named[filepath.Clean(p)] {
 				err = &SkippedError{Path: p, Err: ingest.ErrUnknownFormat}
@@ -97,8 +141,7 @@ func (w *Workspace) DeleteSession(ctx context.Context, key string) error {
 	if err := w.Store.DeleteSession(ctx, key); err != nil {
 		return err
 	}
-	_, err := w.Sync(ctx)
-	return err
+	return w.syncIfHeld(ctx)
 }
 
 // Sessions lists a page of sessions, newest first (all when limit <= 0).
@@ -122,6 +165,9 @@ func (w *Workspace) Search(ctx context.Context, r Request) (*Result, error) {
 
 // Sync brings the index up to date with the store.
 func (w *Workspace) Sync(ctx context.Context) (SyncStats, error) {
+	if w.Index == nil {
+		return SyncStats{}, w.held
+	}
 	st, err := w.Index.Sync(ctx, w.Store)
 	if err != nil {
 		return st, fmt.Errorf("update the search index: %w", err)
@@ -131,6 +177,9 @@ func (w *Workspace) Sync(ctx context.Context) (SyncStats, error) {
 
 // Reindex rebuilds the index from the store.
 func (w *Workspace) Reindex(ctx context.Context) (SyncStats, error) {
+	if w.Index == nil {
+		return SyncStats{}, w.held
+	}
 	if err := w.Index.Rebuild(); err != nil {
 		return SyncStats{}, err
 	}
@@ -139,6 +188,12 @@ func (w *Workspace) Reindex(ctx context.Context) (SyncStats, error) {
 
 // Close closes the index and the store. Closing again does nothing.
 func (w *Workspace) Close() error {
-	w.closeOnce.Do(func() { w.closeErr = errors.Join(w.Index.Close(), w.Store.Close()) })
+	w.closeOnce.Do(func() {
+		var ierr error
+		if w.Index != nil {
+			ierr = w.Index.Close()
+		}
+		w.closeErr = errors.Join(ierr, w.Store.Close())
+	})
 	return w.closeErr
 }

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -66,7 +68,7 @@ func TestSearchDuringSyncAndRebuild(t *testing.T) {
 	done := make(chan error)
 	go func() {
 		for i := 0; i < 3; i++ {
-			w.st.ImportFile(ctx, filepath.Join(sharedData, "sessions/pi/pi-cwl__large-session.jsonl"), nil)
+			w.st.ImportFile(ctx, filepath.Join(sharedData, "sessions/pi/pi-cwl__large-session.jsonl"))
 			if _, err := w.idx.Sync(ctx, w.st); err != nil {
 				done <- err
 				return
@@ -119,4 +121,37 @@ func TestImportUnindexed(t *testing.T) {
 	if err != nil || res.Total == 0 {
 		t.Fatalf("a search after the import finds %d documents (%v)", res.Total, err)
 	}
+}
+
+// TestWorkspaceIsPrivate checks that everything a workspace holds after an
+// import and a sync is the user's alone: directories 0700, files 0600 or
+// stricter, even in a directory an earlier version created open.
+func TestWorkspaceIsPrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ws")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := OpenWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := w.Import(context.Background(), []string{filepath.Join(sharedData, "sessions/pi/pi-cwl__large-session.jsonl")}); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	check := func() {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, _ := d.Info()
+			mode := info.Mode().Perm()
+			if d.IsDir() && mode != 0o700 || !d.IsDir() && mode&0o077 != 0 {
+				t.Errorf("%s: mode %v", p, mode)
+			}
+			return nil
+		})
+	}
+	check()
+	w.Close()
+	check()
 }

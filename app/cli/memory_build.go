@@ -45,7 +45,7 @@ func runMemoryBuild(env *Env, args []string) error {
 	default:
 		return usageError("--extractor %q: want offline or llm", *extractor)
 	}
-	ws, err := openWorkspace(env)
+	ws, err := openSharedWorkspace(env)
 	if err != nil {
 		return err
 	}

@@ -92,7 +92,7 @@ func runMemoryEval(env *Env, args []string) error {
 
 // evalMemories loads or makes the memory of every conversation.
 func evalMemories(env *Env, source, path, kgDir string, convs []*locomo.Conversation, idx []int, emb embed.Provider, rep *evalReport) ([]*memory.Memory, error) {
-	ws, err := openWorkspace(env)
+	ws, err := openSharedWorkspace(env)
 	if err != nil {
 		return nil, err
 	}

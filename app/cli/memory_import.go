@@ -46,7 +46,7 @@ func runMemoryImport(env *Env, args []string) error {
 	if *path != "" {
 		m.From.Kind, m.From.Path = "locomo", mustAbs(*path)
 	}
-	ws, err := openWorkspace(env)
+	ws, err := openSharedWorkspace(env)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func addMemoryFlags(fs *flag.FlagSet) memoryFlags {
 // load reads the memory the flags name from env's workspace: the one
 // called --memory or, without it, the --sample-th built LoCoMo memory.
 func (mf memoryFlags) load(env *Env) (*memory.Memory, error) {
-	ws, err := openWorkspace(env)
+	ws, err := openSharedWorkspace(env)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"ctxscope/engine/store"
 	"fmt"
 	"text/tabwriter"
 )
@@ -23,12 +24,13 @@ func runSessions(env *Env, args []string) error {
 	if len(pos) != 0 {
 		return usageError("sessions takes no arguments")
 	}
-	w, err := openWorkspace(env)
+	// Listing needs the store alone, which other processes share.
+	st, err := store.Open(env.Workspace)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
-	list, err := w.Sessions(context.Background(), 0, 0)
+	defer st.Close()
+	list, err := st.Sessions(context.Background(), 0, 0)
 	if err != nil {
 		return err
 	}

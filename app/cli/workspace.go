@@ -23,6 +23,22 @@ func openWorkspace(env *Env) (*search.Workspace, error) {
 	return w, nil
 }
 
+// openSharedWorkspace opens the workspace for a command that can do its
+// work on the store alone (listing and importing sessions, memory): when a
+// running app or `ctxscope serve` holds the search index, the workspace
+// opens without it, and that process indexes what changed on its next
+// search.
+func openSharedWorkspace(env *Env) (*search.Workspace, error) {
+	w, rebuilt, err := search.OpenWorkspaceShared(env.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	if rebuilt {
+		fmt.Fprintln(env.Stderr, "ctxscope: the search index was built by another version; rebuilding it")
+	}
+	return w, nil
+}
+
 // sizes are the bytes a workspace takes on disk.
 type sizes struct {
 	Database int64 `json:"databaseBytes"` // workspace.db after a checkpoint

@@ -153,6 +153,27 @@ func detectHead(head []byte, name string) (Importer, error) {
 	return im, nil
 }
 
+// CanStream reports whether a file of im's format that starts with head
+// can be decoded record by record with [Stream]: its format is
+// incremental, and the file is in its line form (a pi file may also be a
+// message array, which is read whole).
+func CanStream(im Importer, head []byte) bool {
+	if _, ok := im.(Incremental); !ok {
+		return false
+	}
+	if l, ok := im.(interface{ Lines(head []byte) bool }); ok {
+		return l.Lines(head)
+	}
+	return true
+}
+
+// ImportEach imports every session of r with im, a format already
+// detected, passing each to emit as [ReadEach] does. r is handed to the
+// importer as it is, so that an open file keeps its random access.
+func ImportEach(im Importer, r io.Reader, name string, emit func(*session.Session) error) error {
+	return importEach(im, r, name, emit)
+}
+
 func importEach(im Importer, r io.Reader, name string, emit func(*session.Session) error) error {
 	if m, ok := im.(MultiImporter); ok {
 		return m.ImportEach(r, name, emit)

@@ -35,7 +35,7 @@ func Stream(r io.Reader, name string, fn func(jsonl.Update) error) (*session.Ses
 		return nil, err
 	}
 	inc, ok := im.(Incremental)
-	if !ok {
+	if !ok || !CanStream(im, head) {
 		return nil, fmt.Errorf("%s: %w (%s)", name, ErrNotIncremental, im.Format())
 	}
 	d := inc.NewDecoder(name)
@@ -65,5 +65,13 @@ func Stream(r io.Reader, name string, fn func(jsonl.Update) error) (*session.Ses
 		}
 	}
 	f.End()
-	return d.Finish(), nil
+	s := d.Finish()
+	if fin, ok := d.(jsonl.Finisher); ok {
+		for _, u := range fin.Finished() {
+			if err := fn(u); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s, nil
 }

@@ -47,7 +47,7 @@ func BenchmarkImport(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if _, err := s.ImportFile(ctx, p, nil); err != nil {
+		if _, err := s.ImportFile(ctx, p); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
@@ -66,11 +66,11 @@ func BenchmarkReimportUnchanged(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	s.ImportFile(ctx, p, nil)
+	s.ImportFile(ctx, p)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if res, err := s.ImportFile(ctx, p, nil); err != nil || res.Action != ActionUnchanged {
+		if res, err := s.ImportFile(ctx, p); err != nil || res.Action != ActionUnchanged {
 			b.Fatal(res, err)
 		}
 	}
@@ -84,7 +84,7 @@ func BenchmarkLoad(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	res, err := s.ImportFile(context.Background(), p, nil)
+	res, err := s.ImportFile(context.Background(), p)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,10 +111,10 @@ func BenchmarkAppendTail(b *testing.B) {
 			b.Fatal(err)
 		}
 		os.WriteFile(live, bytes.Join(lines[:len(lines)-10], nil), 0o644)
-		s.ImportFile(ctx, live, nil)
+		s.ImportFile(ctx, live)
 		os.WriteFile(live, data, 0o644)
 		b.StartTimer()
-		if res, err := s.ImportFile(ctx, live, nil); err != nil || res.Action != ActionAppended {
+		if res, err := s.ImportFile(ctx, live); err != nil || res.Action != ActionAppended {
 			b.Fatal(res, err)
 		}
 		b.StopTimer()
@@ -123,22 +123,34 @@ func BenchmarkAppendTail(b *testing.B) {
 	}
 }
 
-// FuzzCompletePrefix checks that a live import consumes a prefix of the
-// file that is either all of it or ends at a newline.
-func FuzzCompletePrefix(f *testing.F) {
+// FuzzScanSource checks that an import consumes a prefix of the file
+// that is either all of it or ends at a newline, and that the hashes the
+// scan reads in chunks are those of the bytes they cover.
+func FuzzScanSource(f *testing.F) {
 	_, data := benchFile(&testing.B{})
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	f.Add(bytes.Join(lines[:3], nil))
-	f.Add(append(bytes.Join(lines[:3], nil), lines[3][:20]...))
-	f.Add([]byte(`[{"role":"user"}]`))
-	f.Add([]byte("{\"a\":1}\n{\"b\""))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		out := completePrefix(in)
-		if !bytes.HasPrefix(in, out) {
-			t.Fatalf("not a prefix")
+	f.Add(bytes.Join(lines[:3], nil), 10)
+	f.Add(append(bytes.Join(lines[:3], nil), lines[3][:20]...), 100)
+	f.Add([]byte(`[{"role":"user"}]`), 3)
+	f.Add([]byte("{\"a\":1}\n{\"b\""), 0)
+	f.Fuzz(func(t *testing.T, in []byte, prefixAt int) {
+		sc, err := scanSource(bytes.NewReader(in), int64(len(in)), int64(prefixAt))
+		if err != nil {
+			t.Fatal(err)
 		}
+		out := in[:sc.size]
 		if len(out) != len(in) && (len(out) == 0 || out[len(out)-1] != '\n') {
 			t.Fatalf("cut %q to %q: not at a newline", in, out)
+		}
+		if sc.hash != contentHash(out) {
+			t.Fatalf("hash of %d bytes differs", len(out))
+		}
+		if prefixAt > 0 && int64(prefixAt) < sc.size {
+			if sc.prefixHash != contentHash(out[:prefixAt]) {
+				t.Fatalf("prefix hash at %d differs", prefixAt)
+			}
+		} else if sc.prefixHash != "" {
+			t.Fatalf("a prefix hash at %d of %d bytes", prefixAt, sc.size)
 		}
 	})
 }

@@ -46,7 +46,7 @@ func TestCrashChild(t *testing.T) {
 			// hash, not the session), so that every import does real work.
 			p := filepath.Join(dir, fmt.Sprintf("copy-%d-%d.jsonl", os.Getpid(), i))
 			os.WriteFile(p, append(append([]byte{}, src...), bytes.Repeat([]byte("\n"), i+1)...), 0o644)
-			res, err := s.ImportFile(ctx, p, nil)
+			res, err := s.ImportFile(ctx, p)
 			if err != nil {
 				t.Fatal(err)
 			}

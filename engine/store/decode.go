@@ -1,45 +1,52 @@
 package store
 
 import (
-	"bytes"
-	"encoding/json"
+	"database/sql"
+	"fmt"
 	"io"
 
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/session"
 )
 
-// A Decoder reads every session in a file's content; name is the file's
-// path, used in diagnostics and kept as each session's Source. Importers
-// that find several sessions in one file return them all, in a stable
-// order, each with its own ID.
-type Decoder func(r io.Reader, name string) ([]*session.Session, error)
-
-// DecodeFile is the default [Decoder]: content-sniffing import through
-// engine/ingest. It is the one place the workspace calls the importers.
-func DecodeFile(r io.Reader, name string) ([]*session.Session, error) {
-	return ingest.ReadAll(r, name)
-}
-
-// completePrefix returns the part of a JSON Lines file that a live import
-// may consume: everything up to the last newline when the last line is
-// still being written (it has no newline and is not yet valid JSON).
-// Content that is not JSON Lines is returned whole.
-func completePrefix(data []byte) []byte {
-	if len(data) == 0 || data[len(data)-1] == '\n' {
-		return data
+// writeEach imports the sessions of a file whose format is read whole
+// (JSON documents, Inspect logs, files of several sessions): each session
+// is written as soon as the importer has read it, so that a file of many
+// sessions never holds more than one in memory. It is the one place,
+// with streamSession, where the workspace calls the importers.
+func writeEach(tx *sql.Tx, srcID int64, act Action, im ingest.Importer, r io.Reader, path string) ([]SessionChange, error) {
+	w, err := newTxWriter(tx)
+	if err != nil {
+		return nil, err
 	}
-	nl := bytes.LastIndexByte(data, '\n')
-	if nl < 0 {
-		return data
+	defer w.close()
+	seen := map[string]bool{}
+	var out []SessionChange
+	err = ingest.ImportEach(im, r, path, func(ss *session.Session) error {
+		if seen[ss.ID] {
+			return fmt.Errorf("two sessions in the file share the id %q", ss.ID)
+		}
+		seen[ss.ID] = true
+		c, err := writeSession(w, srcID, act, ss)
+		if err != nil {
+			return fmt.Errorf("session %q: %w", ss.ID, err)
+		}
+		c.Diagnostics = ss.Diagnostics
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	first, _, _ := bytes.Cut(data, []byte{'\n'})
-	first = bytes.TrimSpace(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")))
-	if len(first) == 0 || first[0] != '{' || !json.Valid(first) {
-		return data // not JSON Lines: a pretty-printed or array document
+	if act == ActionReplaced {
+		if err := dropMissing(tx, srcID, seen); err != nil {
+			return nil, err
+		}
 	}
-	if json.Valid(data[nl+1:]) {
-		return data
+	if act != ActionImported {
+		if err := gcBlobs(tx); err != nil {
+			return nil, err
+		}
 	}
-	return data[:nl+1]
+	return out, nil
 }

@@ -22,7 +22,7 @@ func Example() {
 	ctx := context.Background()
 	path := filepath.Join("../../../shared/data/sessions/pi/agent-sessions__pi-v3-small.jsonl")
 	for i := 0; i < 2; i++ {
-		res, err := s.ImportFile(ctx, path, nil)
+		res, err := s.ImportFile(ctx, path)
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -73,7 +73,7 @@ func openTemp(t testing.TB) *Store {
 // mustImport imports path and fails the test on error.
 func mustImport(t testing.TB, s *Store, path string) *ImportResult {
 	t.Helper()
-	res, err := s.ImportFile(context.Background(), path, nil)
+	res, err := s.ImportFile(context.Background(), path)
 	if err != nil {
 		t.Fatalf("import %s: %v", path, err)
 	}

@@ -1,15 +1,16 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"time"
 
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/inputfile"
 	"ctxscope/engine/session"
 )
 
@@ -39,6 +40,10 @@ type SessionChange struct {
 	Action  Action `json:"action"`
 	Added   int    `json:"added"`   // entries written
 	Entries int    `json:"entries"` // entries stored now
+	// Diagnostics are what the importer reported reading the file, as
+	// file:line problems (none when nothing was decoded: an unchanged
+	// file).
+	Diagnostics []session.Diagnostic `json:"diagnostics,omitempty"`
 }
 
 // sourceState is what the workspace knows of a file.
@@ -48,99 +53,135 @@ type sourceState struct {
 	hash string
 }
 
-// ImportFile imports the sessions in the file at path, decoding it with
-// decode ([DecodeFile] when nil). The file's content hash decides what
-// happens: unchanged content writes nothing; content that extends what is
-// stored appends only the new records; any other change rewrites the
-// file's sessions; content already stored from another path is recorded
-// as a duplicate and not stored twice. The whole import is one
-// transaction: on failure or crash nothing of it remains.
+// ImportFile imports the sessions in the file at path, which must be a
+// regular file. The file's content hash decides what happens: unchanged
+// content writes nothing; content that extends what is stored appends only
+// the new records; any other change rewrites the file's sessions; content
+// already stored from another path is recorded as a duplicate and not
+// stored twice. The whole import is one transaction: on failure or crash
+// nothing of it remains.
 //
-// The last line of a JSON Lines file that is still being written (no
-// newline, not yet valid JSON) is left for the next import.
-func (s *Store) ImportFile(ctx context.Context, path string, decode Decoder) (*ImportResult, error) {
-	if decode == nil {
-		decode = DecodeFile
-	}
+// Memory stays bounded by the largest record, whatever the file's size:
+// the file is hashed in chunks, line-oriented formats (pi, Claude Code,
+// Codex) are decoded and written entry by entry, and formats that hold
+// several sessions write each as soon as it is read. The last line of a
+// JSON Lines file that is still being written (no newline, not yet valid
+// JSON) is left for the next import.
+func (s *Store) ImportFile(ctx context.Context, path string) (*ImportResult, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", path, err)
 	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
+	res, err := s.importFile(ctx, abs, false)
+	if errors.Is(err, errNotPrefix) {
+		res, err = s.importFile(ctx, abs, true)
 	}
-	data = completePrefix(data)
-	res, err := s.importBytes(ctx, abs, data, decode)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", path, err)
 	}
 	return res, nil
 }
 
-func (s *Store) importBytes(ctx context.Context, path string, data []byte, decode Decoder) (*ImportResult, error) {
-	hash := contentHash(data)
-	res := &ImportResult{Path: path, Bytes: int64(len(data))}
-	// A cheap look first, so that an unchanged file is never decoded.
-	if act, keys, err := s.quickCheck(ctx, path, data, hash); err != nil || act != "" {
-		res.Action, res.Sessions = act, keys
-		return res, err
-	}
-	sessions, err := decode(bytes.NewReader(data), path)
+// importFile imports the file at abs; rewrite turns an append into a
+// rewrite, for a file whose stored part turned out to have changed.
+func (s *Store) importFile(ctx context.Context, abs string, rewrite bool) (*ImportResult, error) {
+	f, info, err := inputfile.Open(abs)
 	if err != nil {
 		return nil, err
 	}
-	if len(sessions) == 0 {
-		return nil, errors.New("the file holds no session")
+	defer f.Close()
+	var storedSize int64
+	err = s.read.QueryRowContext(ctx, `SELECT size FROM sources WHERE path = ?`, abs).Scan(&storedSize)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("read source: %w", err)
+	}
+	scan, err := scanSource(f, info.Size(), storedSize)
+	if err != nil {
+		return nil, err
+	}
+	res := &ImportResult{Path: abs, Bytes: scan.size}
+	// A cheap look first, so that an unchanged file is never decoded.
+	if act, keys, err := s.quickCheck(ctx, abs, scan); err != nil || act != "" {
+		res.Action, res.Sessions = act, keys
+		return res, err
+	}
+	if scan.size == 0 {
+		return nil, errors.New("the file is empty")
+	}
+	head := make([]byte, min(scan.size, ingest.SniffSize))
+	if _, err := f.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read: %w", err)
+	}
+	im, err := ingest.Detect(head)
+	if err != nil {
+		return nil, err
+	}
+	var body io.Reader = io.NewSectionReader(f, 0, scan.size)
+	if scan.size == info.Size() {
+		body = f // whole: formats that need random access (.eval zips) read it in place
 	}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		act, old, err := decide(tx, path, data, hash)
+		act, old, err := decide(tx, abs, scan)
 		if err != nil {
 			return err
+		}
+		if rewrite && act == ActionAppended {
+			act = ActionReplaced
 		}
 		res.Action = act
 		switch act {
 		case ActionUnchanged, ActionDuplicate:
-			res.Sessions, err = sourceSessions(tx, path, hash)
+			res.Sessions, err = sourceSessions(tx, abs, scan.hash)
 			return err
 		}
-		srcID, err := upsertSource(tx, old, path, sessions[0].Format, int64(len(data)), hash)
+		srcID, err := upsertSource(tx, old, abs, im.Format(), scan.size, scan.hash)
 		if err != nil {
 			return err
 		}
-		res.Sessions, err = writeSessions(tx, srcID, act, sessions)
+		if ingest.CanStream(im, head) {
+			c, err := streamSession(tx, srcID, act, body, abs)
+			if err != nil {
+				return err
+			}
+			res.Sessions = []SessionChange{c}
+			return nil
+		}
+		res.Sessions, err = writeEach(tx, srcID, act, im, body, abs)
 		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(res.Sessions) == 0 {
+		return nil, errors.New("the file holds no session")
 	}
 	return res, nil
 }
 
 // quickCheck returns ActionUnchanged or ActionDuplicate with the stored
 // sessions when nothing needs writing, and "" otherwise.
-func (s *Store) quickCheck(ctx context.Context, path string, data []byte, hash string) (Action, []SessionChange, error) {
+func (s *Store) quickCheck(ctx context.Context, path string, scan sourceScan) (Action, []SessionChange, error) {
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return "", nil, err
 	}
 	defer tx.Rollback()
-	act, _, err := decide(tx, path, data, hash)
+	act, _, err := decide(tx, path, scan)
 	if err != nil || (act != ActionUnchanged && act != ActionDuplicate) {
 		return "", nil, err
 	}
-	keys, err := sourceSessions(tx, path, hash)
+	keys, err := sourceSessions(tx, path, scan.hash)
 	return act, keys, err
 }
 
 // decide compares the file with what is stored.
-func decide(tx *sql.Tx, path string, data []byte, hash string) (Action, *sourceState, error) {
+func decide(tx *sql.Tx, path string, scan sourceScan) (Action, *sourceState, error) {
 	var st sourceState
 	err := tx.QueryRow(`SELECT id, size, hash FROM sources WHERE path = ?`, path).Scan(&st.id, &st.size, &st.hash)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		var other int64
-		err := tx.QueryRow(`SELECT id FROM sources WHERE hash = ? AND size = ? LIMIT 1`, hash, len(data)).Scan(&other)
+		err := tx.QueryRow(`SELECT id FROM sources WHERE hash = ? AND size = ? LIMIT 1`, scan.hash, scan.size).Scan(&other)
 		if err == nil {
 			return ActionDuplicate, nil, nil
 		}
@@ -150,9 +191,9 @@ func decide(tx *sql.Tx, path string, data []byte, hash string) (Action, *sourceS
 		return ActionImported, nil, nil
 	case err != nil:
 		return "", nil, fmt.Errorf("read source: %w", err)
-	case st.hash == hash && st.size == int64(len(data)):
+	case st.hash == scan.hash && st.size == scan.size:
 		return ActionUnchanged, &st, nil
-	case st.size < int64(len(data)) && contentHash(data[:st.size]) == st.hash:
+	case st.size < scan.size && scan.prefixHash == st.hash:
 		return ActionAppended, &st, nil
 	}
 	return ActionReplaced, &st, nil

@@ -126,7 +126,7 @@ func TestImportErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(dir, tc.name)
 			os.WriteFile(p, []byte(tc.content), 0o644)
-			if _, err := s.ImportFile(context.Background(), p, nil); err == nil {
+			if _, err := s.ImportFile(context.Background(), p); err == nil {
 				t.Fatal("want an error")
 			} else if !bytes.Contains([]byte(err.Error()), []byte(tc.name)) {
 				t.Errorf("error %q does not name the file", err)
@@ -136,7 +136,7 @@ func TestImportErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := s.ImportFile(context.Background(), filepath.Join(dir, "missing.jsonl"), nil); err == nil {
+	if _, err := s.ImportFile(context.Background(), filepath.Join(dir, "missing.jsonl")); err == nil {
 		t.Error("want an error for a missing file")
 	}
 }

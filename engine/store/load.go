@@ -26,6 +26,26 @@ func (s *Store) Load(key string) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return loadContent(tx, ss, id)
+}
+
+// loadByID reads the session of row id inside tx, which may be the write
+// transaction that is storing it.
+func loadByID(tx *sql.Tx, id int64) (*session.Session, error) {
+	var key string
+	if err := tx.QueryRow(`SELECT key FROM sessions WHERE id = ?`, id).Scan(&key); err != nil {
+		return nil, fmt.Errorf("load session %d: %w", id, err)
+	}
+	ss, _, err := loadSession(tx, key)
+	if err != nil {
+		return nil, err
+	}
+	return loadContent(tx, ss, id)
+}
+
+// loadContent reads the threads, entries and blocks of session row id
+// into ss.
+func loadContent(tx *sql.Tx, ss *session.Session, id int64) (*session.Session, error) {
 	threads, err := loadThreads(tx, id)
 	if err != nil {
 		return nil, err
@@ -154,11 +174,17 @@ func scanEntry(rows *sql.Rows) (int64, int, *session.Entry, error) {
 // which is the order they were written: each block before its content
 // blocks, and content blocks before the block's next sibling.
 func loadBlocks(tx *sql.Tx, sessionID int64, entries map[int64]*session.Entry) error {
+	return fillBlocks(tx, entries, `JOIN threads t ON t.id = e.thread_id WHERE t.session_id = ?`, sessionID)
+}
+
+// fillBlocks reads the blocks of the entries the query's join and where
+// clause select (the entries are e) into entries, by row id.
+func fillBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args ...any) error {
 	rows, err := tx.Query(`SELECT b.id, b.entry_id, b.parent_id, b.type, COALESCE(b.text, tb.data), b.redacted, b.tool_call_id, b.tool_name,
 		COALESCE(b.arguments, ab.data), b.is_error, b.details, b.mime, b.content_empty
-		FROM blocks b JOIN entries e ON e.id = b.entry_id JOIN threads t ON t.id = e.thread_id
+		FROM blocks b JOIN entries e ON e.id = b.entry_id
 		LEFT JOIN blobs tb ON tb.hash = b.text_blob LEFT JOIN blobs ab ON ab.hash = b.arguments_blob
-		WHERE t.session_id = ? ORDER BY b.id`, sessionID)
+		`+where+` ORDER BY b.id`, args...)
 	if err != nil {
 		return fmt.Errorf("load blocks: %w", err)
 	}

@@ -19,40 +19,6 @@ type storedSession struct {
 	key string
 }
 
-// writeSessions stores the decoded sessions of one source according to
-// the import's action and reports what changed.
-func writeSessions(tx *sql.Tx, srcID int64, act Action, sessions []*session.Session) ([]SessionChange, error) {
-	w, err := newTxWriter(tx)
-	if err != nil {
-		return nil, err
-	}
-	defer w.close()
-	seen := map[string]bool{}
-	var out []SessionChange
-	for _, ss := range sessions {
-		if seen[ss.ID] {
-			return nil, fmt.Errorf("two sessions in the file share the id %q", ss.ID)
-		}
-		seen[ss.ID] = true
-		c, err := writeSession(w, srcID, act, ss)
-		if err != nil {
-			return nil, fmt.Errorf("session %q: %w", ss.ID, err)
-		}
-		out = append(out, c)
-	}
-	if act == ActionReplaced {
-		if err := dropMissing(tx, srcID, seen); err != nil {
-			return nil, err
-		}
-	}
-	if act != ActionImported {
-		if err := gcBlobs(tx); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 func writeSession(w *txWriter, srcID int64, act Action, ss *session.Session) (SessionChange, error) {
 	var st storedSession
 	err := w.tx.QueryRow(`SELECT id, key FROM sessions WHERE source_id = ? AND sid = ?`, srcID, ss.ID).Scan(&st.id, &st.key)

@@ -57,8 +57,13 @@ func Open(dir string) (*Store, error) {
 		}
 		dir = d
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: create workspace: %w", err)
+	}
+	// The workspace holds the user's sessions: private to the user, as
+	// directories an earlier version created more open become.
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: make the workspace private: %w", err)
 	}
 	path := filepath.Join(dir, DBName)
 	if err := checkVersion(path); err != nil {
@@ -75,6 +80,10 @@ func Open(dir string) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
+	if err := privateFiles(path, path+"-wal", path+"-shm"); err != nil {
+		w.Close()
+		return nil, err
+	}
 	r, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		w.Close()
@@ -82,6 +91,17 @@ func Open(dir string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
 	return &Store{dir: dir, write: w, read: r}, nil
+}
+
+// privateFiles makes the files that exist of paths readable and writable
+// by their owner only. SQLite creates its files as the umask allows.
+func privateFiles(paths ...string) error {
+	for _, p := range paths {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("store: make %s private: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // dsn builds the connection string: WAL, foreign keys, a busy timeout so

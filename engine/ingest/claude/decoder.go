@@ -73,6 +73,8 @@ type decoder struct {
 	// thread's latest, so that Release costs what changed, not the file.
 	released bool
 	dirty    []*session.Thread
+	// fallback keeps the start time and title of released entries.
+	fallback norm.Fallback
 	stale    []string
 	// dupLine is the first line that repeated an imported uuid; dups
 	// counts such lines.
@@ -104,6 +106,7 @@ func (d *decoder) Release() {
 			d.stale = append(d.stale, id)
 		}
 	}
+	d.fallback.Note(d.main)
 	for _, t := range threads {
 		clear(t.Entries)
 		t.Entries = t.Entries[:0]
@@ -133,7 +136,7 @@ func (d *decoder) Finish() *session.Session {
 			"%d record(s) repeat a uuid imported earlier (a resumed session copies its history); the first of each was kept", d.dups)
 		d.dups = 0
 	}
-	norm.Finish(d.s)
+	d.fallback.Finish(d.s)
 	return d.s
 }
 

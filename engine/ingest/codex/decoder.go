@@ -41,6 +41,8 @@ type decoder struct {
 	lastID     string
 	model      string
 	out        []jsonl.Update
+	// fallback keeps the start time and title of released entries.
+	fallback norm.Fallback
 }
 
 func newDecoder(name string) *decoder {
@@ -51,6 +53,7 @@ func newDecoder(name string) *decoder {
 
 // Release lets go of the entries reported so far (see jsonl.Releaser).
 func (d *decoder) Release() {
+	d.fallback.Note(d.t)
 	clear(d.t.Entries)
 	d.t.Entries = d.t.Entries[:0]
 }
@@ -60,7 +63,7 @@ func (d *decoder) Session() *session.Session { return d.s }
 
 // Finish fills the fallback title and start time and returns the session.
 func (d *decoder) Finish() *session.Session {
-	norm.Finish(d.s)
+	d.fallback.Finish(d.s)
 	return d.s
 }
 

@@ -163,20 +163,49 @@ func readZip(ra io.ReaderAt, size int64, name string, emit func(*session.Session
 	return nil
 }
 
-// maxSample bounds the size of one decompressed sample.
-const maxSample = 1 << 30
+// Limits on a container's members, checked before anything is inflated:
+// a small archive must not unpack into gigabytes (a zip bomb).
+const (
+	// maxMember bounds the decompressed size of one member.
+	maxMember = 256 << 20
+	// maxRatio bounds how much a member may expand, once it is over
+	// ratioFloor: Inspect's JSON compresses about tenfold, a bomb a
+	// thousandfold.
+	maxRatio   = 100
+	ratioFloor = 1 << 20
+)
 
+// readZipFile inflates one member after checking its declared sizes
+// against the limits, and reads no more than it declared (archive/zip
+// also refuses a member that inflates past its declared size).
 func readZipFile(f *zip.File) ([]byte, error) {
+	if err := checkMember(f); err != nil {
+		return nil, err
+	}
 	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, maxSample+1))
-	if err == nil && len(data) > maxSample {
-		err = fmt.Errorf("larger than %d bytes", maxSample)
+	data, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	if err == nil && uint64(len(data)) > f.UncompressedSize64 {
+		err = fmt.Errorf("%s inflates past its declared %d bytes", f.Name, f.UncompressedSize64)
 	}
 	return data, err
+}
+
+// checkMember refuses a member whose declared size or compression ratio
+// is beyond the limits.
+func checkMember(f *zip.File) error {
+	size, packed := f.UncompressedSize64, max(f.CompressedSize64, 1)
+	if size > maxMember {
+		return fmt.Errorf("%s would inflate to %d bytes, more than the %d a sample may hold; not inflated", f.Name, size, maxMember)
+	}
+	if size > ratioFloor && size/packed > maxRatio {
+		return fmt.Errorf("%s would inflate %d-fold (%d bytes from %d), more than the %d-fold of any real log: a zip bomb? not inflated",
+			f.Name, size/packed, size, packed, maxRatio)
+	}
+	return nil
 }
 
 // naturalLess orders names with digit runs compared as numbers, so that

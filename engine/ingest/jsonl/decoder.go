@@ -51,6 +51,14 @@ type Releaser interface {
 	Release()
 }
 
+// A Finisher is a Decoder whose Finish may change entries it reported
+// before (a reference that only the end of the file resolves). Finished
+// returns those changes as merged updates, once, after Finish.
+type Finisher interface {
+	Decoder
+	Finished() []Update
+}
+
 // Decode feeds every line of r to d and returns the finished session.
 // Lines longer than max bytes (DefaultMaxRecord when max <= 0) and lines
 // that are not JSON become error diagnostics naming file:line; a final line

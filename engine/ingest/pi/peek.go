@@ -21,6 +21,10 @@ const (
 // file's shape.
 func sniff(br *bufio.Reader) shape {
 	head, _ := br.Peek(1 << 16)
+	return sniffHead(head)
+}
+
+func sniffHead(head []byte) shape {
 	head = bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n")
 	if len(head) == 0 {
 		return shapeJSONL

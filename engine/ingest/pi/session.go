@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/valyala/fastjson"
 
@@ -50,6 +51,13 @@ type sessionBuilder struct {
 	records  int
 	byIndex  map[int]string
 	compacts []pendingCompaction
+	// started and title are the fallbacks of released entries; noted
+	// tells that the first entry was seen.
+	started time.Time
+	title   string
+	noted   bool
+	// late lists the entries finish changed after reporting them.
+	late []jsonl.Update
 }
 
 type pendingCompaction struct {
@@ -82,6 +90,11 @@ func importJSONL(r io.Reader, name string) (*session.Session, error) {
 // live tail; name is used in diagnostics.
 func (Importer) NewDecoder(name string) jsonl.Decoder { return newDecoder(name) }
 
+// Lines reports whether head starts a session file of JSON Lines, which
+// NewDecoder reads, rather than a message array or object, which Import
+// reads whole.
+func (Importer) Lines(head []byte) bool { return sniffHead(head) == shapeJSONL }
+
 // decoder decodes pi session JSONL one line at a time.
 type decoder struct {
 	b         *sessionBuilder
@@ -91,8 +104,10 @@ type decoder struct {
 
 func newDecoder(name string) *decoder { return &decoder{b: newBuilder(name)} }
 
-// Release lets go of the entries reported so far (see jsonl.Releaser).
+// Release lets go of the entries reported so far (see jsonl.Releaser),
+// keeping the start time and title they give.
 func (d *decoder) Release() {
+	d.b.note()
 	clear(d.b.t.Entries)
 	d.b.t.Entries = d.b.t.Entries[:0]
 }
@@ -104,6 +119,14 @@ func (d *decoder) Session() *session.Session { return d.b.s }
 func (d *decoder) Finish() *session.Session {
 	d.b.finish()
 	return d.b.s
+}
+
+// Finished returns the entries Finish changed after they were reported:
+// compactions whose kept entry came later in the file (see jsonl.Finisher).
+func (d *decoder) Finished() []jsonl.Update {
+	late := d.b.late
+	d.b.late = nil
+	return late
 }
 
 // Line decodes one record.
@@ -270,12 +293,25 @@ func (b *sessionBuilder) finish() {
 			continue
 		}
 		c.entry.Compaction.FirstKeptID = id
+		b.late = append(b.late, jsonl.Update{Thread: b.t, Entry: c.entry, Merged: true})
 	}
-	if b.s.Started.IsZero() && len(b.t.Entries) > 0 {
-		b.s.Started = b.t.Entries[0].Time
+	b.note()
+	if b.s.Started.IsZero() {
+		b.s.Started = b.started
 	}
 	if b.s.Title == "" {
-		b.s.Title = firstUserText(b.t)
+		b.s.Title = b.title
+	}
+}
+
+// note takes the start time (the first entry's) and the fallback title
+// from the entries held, when they are not known yet.
+func (b *sessionBuilder) note() {
+	if !b.noted && len(b.t.Entries) > 0 {
+		b.started, b.noted = b.t.Entries[0].Time, true
+	}
+	if b.title == "" {
+		b.title = firstUserText(b.t)
 	}
 }
 

@@ -115,20 +115,47 @@ func Short(s string, n int) string {
 // Finish fills what every importer derives at the end: the start time from
 // the first entry with a time, and the fallback title.
 func Finish(s *session.Session) {
-	main := s.Main()
+	var f Fallback
+	f.Finish(s)
+}
+
+// Fallback keeps what [Finish] derives from the main thread's entries (the
+// first time, the first user text) for a decoder that releases its
+// entries as it goes (see jsonl.Releaser): Note them before each release,
+// then Finish.
+type Fallback struct {
+	Started time.Time
+	Title   string
+}
+
+// Note takes the start time and title from the main thread's entries when
+// they are not known yet.
+func (f *Fallback) Note(main *session.Thread) {
 	if main == nil {
 		return
 	}
-	if s.Started.IsZero() {
+	if f.Started.IsZero() {
 		for _, e := range main.Entries {
 			if !e.Time.IsZero() {
-				s.Started = e.Time
+				f.Started = e.Time
 				break
 			}
 		}
 	}
+	if f.Title == "" {
+		f.Title = Title(main)
+	}
+}
+
+// Finish notes the entries still held, then fills the session's start time
+// and title where the file gave none.
+func (f *Fallback) Finish(s *session.Session) {
+	f.Note(s.Main())
+	if s.Started.IsZero() {
+		s.Started = f.Started
+	}
 	if s.Title == "" {
-		s.Title = Title(main)
+		s.Title = f.Title
 	}
 }
 

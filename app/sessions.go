@@ -110,10 +110,10 @@ func (s *Sessions) demoPath() (string, error) {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, demo.Session) {
 		return path, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", err
 	}
-	return path, os.WriteFile(path, demo.Session, 0o644)
+	return path, os.WriteFile(path, demo.Session, 0o600)
 }
 
 // List returns the workspace's sessions, most recently started first.

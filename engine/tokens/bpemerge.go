@@ -82,7 +82,7 @@ func (m *mergeScratch) heapMerge(piece string, v *vocab) int {
 	}
 	m.pairs = m.pairs[:0]
 	for i := 0; i < n-1; i++ {
-		if r := v.rank(piece[i:i+2]); r != noRank {
+		if r := v.rank(piece[i : i+2]); r != noRank {
 			m.pairs = append(m.pairs, pair{rank: int32(r), start: int32(i), end: int32(i + 2)})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -17,10 +18,13 @@ import (
 )
 
 // start serves a fresh app on a free loopback port for the test's life.
-func start(t *testing.T) *Server {
+func start(t *testing.T) *Server { return startIn(t, t.TempDir()) }
+
+// startIn is start on the workspace in dir.
+func startIn(t *testing.T, dir string) *Server {
 	t.Helper()
 	assets := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>ctxscope</title>")}}
-	a, err := app.New(app.Options{Workspace: t.TempDir(), Log: io.Discard})
+	a, err := app.New(app.Options{Workspace: dir, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,5 +349,27 @@ func TestEventsAreStreamed(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no event within 5s")
+	}
+}
+
+// TestRejectedUploadLeavesNothing uploads content that is no session: the
+// server refuses it and keeps nothing of it.
+func TestRejectedUploadLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	s := startIn(t, dir)
+	body := bytes.Repeat([]byte("not a session, just bytes\n"), 1<<16)
+	req, _ := http.NewRequest("POST", base(s)+"/api/upload?name=notes.txt", bytes.NewReader(body))
+	req.Header.Set(tokenHeader, s.Token())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", resp.StatusCode)
+	}
+	uploads := filepath.Join(dir, "uploads")
+	if left, _ := os.ReadDir(uploads); len(left) != 0 {
+		t.Fatalf("the rejected upload left %v", left)
 	}
 }

@@ -57,7 +57,7 @@ func TestTailOnce(t *testing.T) {
 		t.Errorf("first event %s (%v)", lines[0], err)
 	}
 	_, text, _ := run(t, "tail", "--once", filepath.Join(corpus, "codex"))
-	if !strings.Contains(text, "call exec_command") || !strings.Contains(text, "(redacted thinking)") ||
+	if !strings.Contains(text, "call exec_command") || !strings.Contains(text, "(encrypted reasoning, 43 bytes)") ||
 		strings.Contains(text, "SYNTHETIC_ENCRYPTED") {
 		t.Errorf("text output:\n%s", text)
 	}

@@ -194,6 +194,8 @@ func entrySummary(e *session.Entry) string {
 			} else {
 				parts = append(parts, "(thinking) "+oneLine(b.Text, 40))
 			}
+		case session.BlockOpaque:
+			parts = append(parts, fmt.Sprintf("(encrypted reasoning, %d bytes)", b.Size))
 		case session.BlockToolCall:
 			parts = append(parts, "call "+oneLine(b.ToolName, 40)+" "+oneLine(string(b.Arguments), 60))
 		case session.BlockToolResult:

@@ -170,7 +170,9 @@ func (r *paperRun) apply(u, lv int) bool {
 				continue
 			}
 			for b := p.mFirst[i]; b < p.mFirst[i+1]; b++ {
-				if w.keep[b] && p.bType[b] == session.BlockThinking {
+				// Reasoning is readable thinking and opaque (encrypted)
+				// reasoning alike.
+				if w.keep[b] && (p.bType[b] == session.BlockThinking || p.bType[b] == session.BlockOpaque) {
 					w.rebuild(i)
 					w.dropBlock(b)
 				}

@@ -55,7 +55,7 @@ func (run *paperRun) stepStats(lv, freed int) StepStats {
 	st := StepStats{Step: LevelNames[lv], TokensAfter: w.total, TokensBefore: w.total + freed, RemovedFilePaths: []string{}}
 	count := func(b int32) {
 		switch p.bType[b] {
-		case session.BlockThinking:
+		case session.BlockThinking, session.BlockOpaque:
 			st.RemovedThinkingBlocks++
 		case session.BlockToolCall:
 			st.RemovedToolCalls++

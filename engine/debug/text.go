@@ -10,8 +10,8 @@ import (
 
 // BlockText returns the whole text of a block as the debugger shows it:
 // the text of text and thinking blocks, a tool call's name and raw
-// arguments, a tool result's text. Redacted thinking and images are
-// described, never shown.
+// arguments, a tool result's text. Redacted thinking, opaque payloads and
+// images are described, never shown.
 func BlockText(b *session.Block) string {
 	switch b.Type {
 	case session.BlockText:
@@ -27,6 +27,8 @@ func BlockText(b *session.Block) string {
 		return b.ResultText()
 	case session.BlockImage:
 		return "[image " + b.MIME + "]"
+	case session.BlockOpaque:
+		return fmt.Sprintf("[encrypted reasoning, %d bytes: counted only in the provider's usage]", b.Size)
 	}
 	return ""
 }

@@ -68,8 +68,8 @@ func TestIndependentCounts(t *testing.T) {
 		{file: "inspect-ai/inspect__2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval", sessions: 10},
 		{file: "codex/claude-code-log__rollout-2026-01-02-synthetic.jsonl", sessions: 1, calls: 3, results: 3,
 			check: func(t *testing.T, sum *summary) {
-				if sum.Redacted != 1 {
-					t.Errorf("redacted thinking %d, want the 1 encrypted reasoning", sum.Redacted)
+				if sum.Opaque != 1 || sum.Thinking != 1 {
+					t.Errorf("thinking %d, opaque %d; want the summary as 1 thinking block and the encrypted reasoning as 1 opaque block", sum.Thinking, sum.Opaque)
 				}
 			}},
 	}

@@ -32,7 +32,7 @@ type summary struct {
 	ToolResults     int            `json:"toolResults"`
 	Unanswered      int            `json:"callsWithoutResult"`
 	Thinking        int            `json:"thinkingBlocks"`
-	Redacted        int            `json:"redactedThinking"`
+	Opaque          int            `json:"opaqueBlocks"`
 	Compactions     int            `json:"compactions"`
 	Requests        int            `json:"requests"`
 	Usage           session.Usage  `json:"usage"`
@@ -79,6 +79,7 @@ func (sum *summary) thread(t *session.Thread) {
 			sum.Usage.CacheRead += u.CacheRead
 			sum.Usage.CacheWrite += u.CacheWrite
 			sum.Usage.Reasoning += u.Reasoning
+			sum.Usage.Cost += u.Cost
 		}
 		for _, b := range m.Blocks {
 			switch b.Type {
@@ -91,9 +92,8 @@ func (sum *summary) thread(t *session.Thread) {
 				answered[b.ToolCallID] = true
 			case session.BlockThinking:
 				sum.Thinking++
-				if b.Redacted {
-					sum.Redacted++
-				}
+			case session.BlockOpaque:
+				sum.Opaque++
 			}
 		}
 	}

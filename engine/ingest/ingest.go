@@ -73,6 +73,13 @@ var importers = []Importer{
 	openai.Importer{},
 }
 
+// Version numbers what the importers produce. It grows whenever an
+// importer reads some file differently than before (a record type it now
+// understands, usage it now counts once), so that a workspace reads the
+// files it stored with an older version again instead of keeping their
+// old reading.
+const Version = 2
+
 // ErrUnknownFormat is returned when no importer recognises a file.
 var ErrUnknownFormat = errors.New("ingest: unrecognized session format")
 

@@ -35,7 +35,11 @@ type Report struct {
 	Unanswered       int            `json:"callsWithoutResult"`
 	UnansweredByName map[string]int `json:"callsWithoutResultByName"`
 	ThinkingBlocks   int            `json:"thinkingBlocks"`
-	Images           int            `json:"images"`
+	// OpaqueBlocks counts payloads no one can read (encrypted reasoning),
+	// which no text counter counts; OpaqueBytes is their size.
+	OpaqueBlocks int `json:"opaqueBlocks"`
+	OpaqueBytes  int `json:"opaqueBytes"`
+	Images       int `json:"images"`
 
 	Requests int `json:"requests"`
 	// Tokens is the size of every message of the session, per counter.
@@ -165,6 +169,9 @@ func (r *Report) countThread(t *session.Thread, ledgers []*tokens.Ledger) {
 				}
 			case session.BlockThinking:
 				r.ThinkingBlocks++
+			case session.BlockOpaque:
+				r.OpaqueBlocks++
+				r.OpaqueBytes += b.Size
 			case session.BlockImage:
 				r.Images++
 			}

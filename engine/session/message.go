@@ -56,6 +56,12 @@ const (
 	BlockToolCall   BlockType = "tool_call"
 	BlockToolResult BlockType = "tool_result"
 	BlockImage      BlockType = "image"
+	// BlockOpaque is a payload the provider gave in a form no one can
+	// read, such as encrypted reasoning (OpenAI's encrypted_content) or
+	// redacted thinking: it has no text, only its size in bytes. The
+	// provider decrypts it and counts it as input, so its real cost shows
+	// only in the reported usage; no text counter counts it.
+	BlockOpaque BlockType = "opaque"
 )
 
 // Block is one piece of a message's content.
@@ -85,16 +91,22 @@ type Block struct {
 
 	// MIME is an image's media type. Image data is not kept.
 	MIME string `json:"mime,omitempty"`
+	// Size is the byte length of an opaque block's payload, which is not
+	// kept.
+	Size int `json:"size,omitempty"`
 }
 
 // Usage is the token usage a provider reported for one request.
 type Usage struct {
-	Input      int     `json:"input"`      // uncached input tokens
-	Output     int     `json:"output"`     // output tokens, reasoning included
-	CacheRead  int     `json:"cacheRead"`  // input tokens read from the prompt cache
-	CacheWrite int     `json:"cacheWrite"` // input tokens written to the prompt cache
-	Reasoning  int     `json:"reasoning,omitempty"`
-	Cost       float64 `json:"cost,omitempty"` // in US dollars, when the source recorded it
+	Input      int     `json:"input"`               // uncached input tokens
+	Output     int     `json:"output"`              // output tokens, reasoning included
+	CacheRead  int     `json:"cacheRead"`           // input tokens read from the prompt cache
+	CacheWrite int     `json:"cacheWrite"`          // input tokens written to the prompt cache
+	Reasoning  int     `json:"reasoning,omitempty"` // of Output, the tokens spent reasoning, when reported
+	Cost       float64 `json:"cost,omitempty"`      // in US dollars, when the source recorded it
+	// ContextWindow is the model's context window, when the source
+	// recorded it with the request (Codex does).
+	ContextWindow int `json:"contextWindow,omitempty"`
 }
 
 // Prompt returns the request's whole input as the provider counted it:

@@ -48,9 +48,10 @@ type SessionChange struct {
 
 // sourceState is what the workspace knows of a file.
 type sourceState struct {
-	id   int64
-	size int64
-	hash string
+	id       int64
+	size     int64
+	hash     string
+	importer int // the ingest.Version that read it
 }
 
 // ImportFile imports the sessions in the file at path, which must be a
@@ -177,7 +178,7 @@ func (s *Store) quickCheck(ctx context.Context, path string, scan sourceScan) (A
 // decide compares the file with what is stored.
 func decide(tx *sql.Tx, path string, scan sourceScan) (Action, *sourceState, error) {
 	var st sourceState
-	err := tx.QueryRow(`SELECT id, size, hash FROM sources WHERE path = ?`, path).Scan(&st.id, &st.size, &st.hash)
+	err := tx.QueryRow(`SELECT id, size, hash, importer FROM sources WHERE path = ?`, path).Scan(&st.id, &st.size, &st.hash, &st.importer)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		var other int64
@@ -191,6 +192,8 @@ func decide(tx *sql.Tx, path string, scan sourceScan) (Action, *sourceState, err
 		return ActionImported, nil, nil
 	case err != nil:
 		return "", nil, fmt.Errorf("read source: %w", err)
+	case st.importer != ingest.Version:
+		return ActionReplaced, &st, nil // read by other importers: read it again
 	case st.hash == scan.hash && st.size == scan.size:
 		return ActionUnchanged, &st, nil
 	case st.size < scan.size && scan.prefixHash == st.hash:
@@ -223,13 +226,13 @@ func sourceSessions(tx *sql.Tx, path, hash string) ([]SessionChange, error) {
 func upsertSource(tx *sql.Tx, old *sourceState, path string, format session.Format, size int64, hash string) (int64, error) {
 	now := timeText(time.Now())
 	if old == nil {
-		r, err := tx.Exec(`INSERT INTO sources (path, format, size, hash, imported_at) VALUES (?,?,?,?,?)`, path, string(format), size, hash, now)
+		r, err := tx.Exec(`INSERT INTO sources (path, format, size, hash, imported_at, importer) VALUES (?,?,?,?,?,?)`, path, string(format), size, hash, now, ingest.Version)
 		if err != nil {
 			return 0, fmt.Errorf("insert source: %w", err)
 		}
 		return r.LastInsertId()
 	}
-	_, err := tx.Exec(`UPDATE sources SET format = ?, size = ?, hash = ?, imported_at = ? WHERE id = ?`, string(format), size, hash, now, old.id)
+	_, err := tx.Exec(`UPDATE sources SET format = ?, size = ?, hash = ?, imported_at = ?, importer = ? WHERE id = ?`, string(format), size, hash, now, ingest.Version, old.id)
 	if err != nil {
 		return 0, fmt.Errorf("update source: %w", err)
 	}

@@ -23,6 +23,8 @@ var seeds = []string{
 	`INSERT INTO memory_sets (name, kind, created_at) VALUES ('m', 'locomo', '');`,
 	`INSERT INTO annotations (scope, question, item, annotator, notes, time) VALUES ('m', 'q', 'i', 'a', '', '');`,
 	`UPDATE memory_sets SET metadata = '{"speakers":["A"]}' WHERE name = 'm';`,
+	`UPDATE sources SET importer = 1 WHERE id = 1;
+	 INSERT INTO blocks (entry_id, ord, type, size) VALUES ((SELECT id FROM entries LIMIT 1), 0, 'opaque', 1234);`,
 }
 
 // createAt builds a workspace database at schema version v with the seed

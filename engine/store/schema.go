@@ -15,6 +15,7 @@ var migrations = []migration{
 	{"memory layers", schemaMemory},
 	{"annotations and settings", schemaAnnotations},
 	{"memory set metadata", schemaMemoryMetadata},
+	{"opaque blocks and importer versions", schemaOpaque},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,
@@ -286,4 +287,13 @@ ALTER TABLE memory_sets ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
 CREATE INDEX entity_names_entity ON entity_names(entity_id);
 ALTER TABLE passages ADD COLUMN time TEXT NOT NULL DEFAULT '';
 ALTER TABLE contains_links ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+`
+
+// schemaOpaque keeps the size of opaque blocks (encrypted reasoning, which
+// has no text), and the version of the importers that read each source, so
+// that a file read by an older importer is read again when it changed how
+// it reads its format.
+const schemaOpaque = `
+ALTER TABLE blocks ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sources ADD COLUMN importer INTEGER NOT NULL DEFAULT 0;
 `

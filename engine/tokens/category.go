@@ -28,7 +28,7 @@ func CategoryNames() []string { return categoryNames[:] }
 // CategoryOf returns the category of block b of message m.
 func CategoryOf(m *session.Message, b *session.Block) Category {
 	switch b.Type {
-	case session.BlockThinking:
+	case session.BlockThinking, session.BlockOpaque:
 		return CatThinking
 	case session.BlockToolCall:
 		return CatToolCall

@@ -112,8 +112,11 @@ func TestRewindCompactBoundaryAndMetadata(t *testing.T) {
 			}
 		}
 	}
-	if metas != 3 {
-		t.Errorf("%d metadata entries, want 3", metas)
+	if metas != 2 {
+		t.Errorf("%d metadata entries, want 2 (the snapshot and the turn duration)", metas)
+	}
+	if s.Title != "x" {
+		t.Errorf("title %q: the ai-title line names the session", s.Title)
 	}
 }
 

@@ -45,7 +45,7 @@ func convertBlock(c *fastjson.Value) (session.Block, bool) {
 	case typ == "thinking":
 		return session.Block{Type: session.BlockThinking, Text: str(c, "thinking")}, true
 	case typ == "redacted_thinking":
-		return session.Block{Type: session.BlockThinking, Text: str(c, "data"), Redacted: true}, true
+		return session.Block{Type: session.BlockOpaque, Size: len(c.GetStringBytes("data"))}, true
 	case typ == "tool_use" || typ == "server_tool_use":
 		return session.Block{Type: session.BlockToolCall, ToolCallID: str(c, "id"), ToolName: str(c, "name"), Arguments: rawJSON(c.Get("input"))}, true
 	case typ == "image" || typ == "document":

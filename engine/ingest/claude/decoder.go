@@ -76,6 +76,10 @@ type decoder struct {
 	// fallback keeps the start time and title of released entries.
 	fallback norm.Fallback
 	stale    []string
+	// titleRank ranks where the title came from (see title); newTypes
+	// are the unknown record types already warned of.
+	titleRank int
+	newTypes  map[string]bool
 	// dupLine is the first line that repeated an imported uuid; dups
 	// counts such lines.
 	dupLine, dups int
@@ -159,22 +163,49 @@ func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, 
 	case rec.Type == "":
 		norm.Diag(d.s, d.file, n, session.SeverityError, "record without a type; line skipped")
 		return out, nil
-	case rec.Type == "summary":
-		return d.summary(rec, n, out), nil
+	}
+	d.noteType(rec.Type, n)
+	switch {
+	case rec.Type == "summary" || rec.Type == "ai-title" || rec.Type == "custom-title":
+		return d.title(rec, line, n, out), nil
 	case rec.UUID != "":
 		return d.treeRecord(rec, line, n, out), nil
 	}
+	d.noteSession(rec)
 	e := &session.Entry{ID: "L" + strconv.Itoa(n), Line: n, Time: norm.Time(rec.Timestamp), Kind: session.EntryMeta, Type: rec.Type, Raw: copyRaw(line)}
 	d.appendEntry(d.main, e)
 	return append(out, jsonl.Update{Thread: d.main, Entry: e}), nil
 }
 
-// summary records a summary line as a compaction entry at the root.
-func (d *decoder) summary(rec *record, n int, out []jsonl.Update) []jsonl.Update {
-	e := &session.Entry{ID: "L" + strconv.Itoa(n), Line: n, Kind: session.EntryCompaction, Type: "summary",
-		Target: rec.LeafUUID, Compaction: &session.Compaction{Summary: rec.Summary}}
-	if d.s.Title == "" {
-		d.s.Title = norm.Short(rec.Summary, 80)
+// noteType warns, once per type, of a record type this importer does not
+// know: it is kept as metadata, and the file is still read in full.
+func (d *decoder) noteType(typ string, n int) {
+	if knownTypes[typ] || d.newTypes[typ] {
+		return
+	}
+	if d.newTypes == nil {
+		d.newTypes = map[string]bool{}
+	}
+	d.newTypes[typ] = true
+	norm.Diag(d.s, d.file, n, session.SeverityWarning, "record type %q is new to ctxscope; such records are kept as metadata", typ)
+}
+
+// title records a line that names the session: a summary line (the title
+// Claude Code gives a conversation in its list; it changes no request's
+// input and is not a compaction), an ai-title or a custom-title. A custom
+// title beats a generated one, which beats a summary.
+func (d *decoder) title(rec *record, line []byte, n int, out []jsonl.Update) []jsonl.Update {
+	text, rank := rec.Summary, 1
+	switch rec.Type {
+	case "ai-title":
+		text, rank = rec.AITitle, 2
+	case "custom-title":
+		text, rank = rec.CustomTitle, 3
+	}
+	e := &session.Entry{ID: "L" + strconv.Itoa(n), Line: n, Time: norm.Time(rec.Timestamp), Kind: session.EntrySessionInfo,
+		Type: rec.Type, Value: text, Target: rec.LeafUUID, Raw: copyRaw(line)}
+	if text = norm.Short(text, 80); text != "" && rank >= d.titleRank {
+		d.s.Title, d.titleRank = text, rank
 	}
 	d.appendEntry(d.main, e)
 	return append(out, jsonl.Update{Thread: d.main, Entry: e})

@@ -62,9 +62,12 @@ func (d *decoder) message(rec *record) (*session.Message, []string, error) {
 }
 
 // merge adds a further line of a split response to its entry: its blocks,
-// and usage counted once, taking the largest value of each field. It
-// returns false when the line cannot be read, and the caller keeps it as
-// an entry of its own.
+// and the line's usage in place of the earlier one. Claude Code writes one
+// line per content block of a response; the lines before the last carry
+// placeholder usage (the input copied from elsewhere, no output), and only
+// the final line the provider's figures, so a response's usage is its last
+// line's, counted once. It returns false when the line cannot be read, and
+// the caller keeps it as an entry of its own.
 func (d *decoder) merge(e *session.Entry, rec *record, n int) bool {
 	if e.Message == nil {
 		return false
@@ -82,13 +85,7 @@ func (d *decoder) merge(e *session.Entry, rec *record, n int) bool {
 		m.StopReason = rec.Message.StopReason
 	}
 	if u := rec.Message.Usage; u != nil {
-		if m.Usage == nil {
-			m.Usage = &session.Usage{}
-		}
-		m.Usage.Input = max(m.Usage.Input, u.Input)
-		m.Usage.Output = max(m.Usage.Output, u.Output)
-		m.Usage.CacheRead = max(m.Usage.CacheRead, u.CacheRead)
-		m.Usage.CacheWrite = max(m.Usage.CacheWrite, u.CacheWrite)
+		m.Usage = &session.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
 	}
 	return true
 }

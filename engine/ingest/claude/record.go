@@ -29,6 +29,10 @@ type record struct {
 	Summary  string
 	LeafUUID string
 
+	// title lines: custom-title (set by the user), ai-title (generated)
+	CustomTitle string
+	AITitle     string
+
 	// system compact_boundary lines
 	CompactTrigger   string
 	CompactPreTokens int
@@ -50,6 +54,17 @@ type usageJSON struct {
 	Input, Output, CacheRead, CacheWrite int
 }
 
+// knownTypes are the record types Claude Code writes (up to 2.1 at least)
+// that carry no message: they are kept as metadata without a word. A type
+// not listed here is kept too, with a warning the first time it is seen.
+var knownTypes = map[string]bool{
+	"user": true, "assistant": true, "system": true, "summary": true, "attachment": true, "progress": true,
+	"file-history-snapshot": true, "queue-operation": true, "permission-mode": true, "mode": true,
+	"ai-title": true, "custom-title": true, "agent-name": true, "agent-setting": true, "last-prompt": true,
+	"pr-link": true, "frame-link": true, "started": true, "result": true, "relocated": true,
+	"worktree-state": true, "bridge-session": true, "atis-latch": true, "tag": true,
+}
+
 // str returns the string at key, or "" when it is missing or not a string.
 func str(v *fastjson.Value, key string) string {
 	return string(v.GetStringBytes(key))
@@ -63,6 +78,10 @@ func readRecord(v *fastjson.Value, rec *record) {
 		IsMeta: v.GetBool("isMeta"), IsCompactSummary: v.GetBool("isCompactSummary"),
 		SessionID: str(v, "sessionId"), AgentID: str(v, "agentId"), Timestamp: str(v, "timestamp"),
 		CWD: str(v, "cwd"), Version: str(v, "version"), Summary: str(v, "summary"), LeafUUID: str(v, "leafUuid"),
+		CustomTitle: str(v, "customTitle"), AITitle: str(v, "aiTitle"),
+	}
+	if rec.AITitle == "" && rec.Type == "ai-title" {
+		rec.AITitle = str(v, "title")
 	}
 	if p := v.Get("parentUuid"); p != nil && p.Type() == fastjson.TypeString {
 		s := string(p.GetStringBytes())

@@ -45,7 +45,7 @@ func TestModernResponseGroupingUsageAndCompaction(t *testing.T) {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
 	first := reqs[0].Entry.Message
-	if len(first.Blocks) != 3 || !first.Blocks[0].Redacted || first.Model != "gpt-5" {
+	if len(first.Blocks) != 3 || first.Blocks[0].Type != session.BlockOpaque || first.Blocks[0].Size == 0 || first.Model != "gpt-5" {
 		t.Errorf("first response blocks %+v model %s", first.Blocks, first.Model)
 	}
 	if string(first.Blocks[1].Arguments) != `{"command":["ls"]}` || string(first.Blocks[2].Arguments) != `"not json"` {

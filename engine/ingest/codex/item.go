@@ -75,7 +75,8 @@ func (d *decoder) output(n int, ts timeT, blocks ...session.Block) {
 }
 
 // reasoningBlocks returns a reasoning item's readable summary and content
-// as thinking, and its encrypted content as Redacted thinking.
+// as thinking, and its encrypted content as an opaque block of its size:
+// the blob is not text, and only the provider's usage counts it.
 func reasoningBlocks(it *item) []session.Block {
 	var out []session.Block
 	var buf bytes.Buffer
@@ -95,7 +96,7 @@ func reasoningBlocks(it *item) []session.Block {
 		out = append(out, session.Block{Type: session.BlockThinking, Text: buf.String()})
 	}
 	if it.Encrypted != "" {
-		out = append(out, session.Block{Type: session.BlockThinking, Text: it.Encrypted, Redacted: true})
+		out = append(out, session.Block{Type: session.BlockOpaque, Size: len(it.Encrypted)})
 	}
 	return out
 }

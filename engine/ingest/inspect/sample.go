@@ -176,7 +176,11 @@ func content(raw json.RawMessage) []session.Block {
 		case "text":
 			out = append(out, session.Block{Type: session.BlockText, Text: p.Text})
 		case "reasoning":
-			out = append(out, session.Block{Type: session.BlockThinking, Text: p.Reasoning, Redacted: p.Redacted})
+			if p.Redacted { // encrypted reasoning
+				out = append(out, session.Block{Type: session.BlockOpaque, Size: len(p.Reasoning)})
+			} else {
+				out = append(out, session.Block{Type: session.BlockThinking, Text: p.Reasoning})
+			}
 		case "image", "audio", "video", "document":
 			out = append(out, session.Block{Type: session.BlockImage})
 		default:

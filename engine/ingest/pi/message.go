@@ -106,7 +106,10 @@ func decodeContent(v *fastjson.Value) ([]session.Block, error) {
 		case "text":
 			b = session.Block{Type: session.BlockText, Text: f.str("text")}
 		case "thinking":
-			b = session.Block{Type: session.BlockThinking, Text: f.str("thinking"), Redacted: f.bool("redacted")}
+			b = session.Block{Type: session.BlockThinking, Text: f.str("thinking")}
+			if f.bool("redacted") { // an encrypted payload in place of the thinking
+				b = session.Block{Type: session.BlockOpaque, Size: len(b.Text)}
+			}
 		case "toolCall":
 			b = session.Block{Type: session.BlockToolCall, ToolCallID: f.str("id"), ToolName: f.str("name"), Arguments: raw(f.value("arguments"))}
 		case "image":

@@ -84,7 +84,9 @@ func (Importer) Sniff(head []byte) bool {
 			}
 		}
 	}
-	if head[0] == '[' || head[0] == '{' {
+	// A message array, or one pretty-printed message: never a file of
+	// JSON Lines records of another agent that merely mention a pi word.
+	if head[0] == '[' || sniffHead(head) == shapeObject {
 		return bytes.Contains(head, []byte(`"role"`)) &&
 			(bytes.Contains(head, []byte(`"toolResult"`)) || bytes.Contains(head, []byte(`"stopReason"`)) || bytes.Contains(head, []byte(`"toolCall"`)))
 	}

@@ -24,6 +24,7 @@ const (
 	OriginCustom            = "custom"            // pi: an extension's message, sent as user text
 	OriginBranchSummary     = "branchSummary"     // pi: summary of an abandoned branch
 	OriginCompactionSummary = "compactionSummary" // a compaction's summary, sent in place of old context
+	OriginAgentMessage      = "agentMessage"      // a message another agent of the session sent (Codex multi-agent)
 )
 
 // Message is one message sent to or received from a model.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 
 	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/ingest/jsonl"
@@ -110,10 +111,36 @@ func (d *decoder) modern(ln *line, n int, ts timeT) {
 		d.open = nil
 		e := d.add(n, ts, session.EntryCompaction, ln.Type)
 		e.Compaction = &session.Compaction{Summary: c.Message}
+		if c.Message == "" {
+			e.Compaction.Summary = historyText(c.ReplacementHistory)
+		}
 		e.Raw = append(json.RawMessage(nil), ln.Payload...)
 	default:
 		d.meta(n, ts, ln.Type, ln.Payload)
 	}
+}
+
+// historyText writes the items that replace a compacted history as the
+// summary's text: each message's text with its role. Encrypted parts are
+// left out: they are not text.
+func historyText(items []item) string {
+	var b strings.Builder
+	for i := range items {
+		it := &items[i]
+		if it.Type != "message" && it.Type != "agent_message" {
+			continue
+		}
+		for _, p := range parts(it.Content) {
+			if p.Text == "" {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(it.Role + ": " + p.Text)
+		}
+	}
+	return b.String()
 }
 
 func (d *decoder) sessionMeta(payload json.RawMessage, n int, ts timeT) {
@@ -146,7 +173,8 @@ func (d *decoder) sessionMeta(payload json.RawMessage, n int, ts timeT) {
 }
 
 // subagentParent returns the parent thread of a subagent rollout: the
-// parent_thread_id, or the one named in an object-valued source.
+// parent_thread_id, or the one an object-valued source names, directly
+// (older versions) or under thread_spawn (0.14x).
 func subagentParent(m *sessionMeta) string {
 	if m.ParentThreadID != "" {
 		return m.ParentThreadID
@@ -163,8 +191,14 @@ func subagentParent(m *sessionMeta) string {
 	}
 	var sub struct {
 		ParentThreadID string `json:"parent_thread_id"`
+		ThreadSpawn    *struct {
+			ParentThreadID string `json:"parent_thread_id"`
+		} `json:"thread_spawn"`
 	}
 	_ = json.Unmarshal(s.Subagent, &sub) // a string-valued subagent names no parent
+	if sub.ThreadSpawn != nil && sub.ThreadSpawn.ParentThreadID != "" {
+		return sub.ThreadSpawn.ParentThreadID
+	}
 	return sub.ParentThreadID
 }
 
@@ -202,7 +236,8 @@ func (d *decoder) event(payload json.RawMessage, n int, ts timeT) {
 		d.open = nil
 		if ev.Info != nil && ev.Info.Last != nil && d.last != nil && d.last.Message.Usage == nil {
 			u := ev.Info.Last
-			d.last.Message.Usage = &session.Usage{Input: u.Input - u.Cached, CacheRead: u.Cached, Output: u.Output, Reasoning: u.Reasoning}
+			d.last.Message.Usage = &session.Usage{Input: u.Input - u.Cached, CacheRead: u.Cached, Output: u.Output, Reasoning: u.Reasoning,
+				ContextWindow: ev.Info.ContextWindow}
 			d.out = append(d.out, jsonl.Update{Thread: d.t, Entry: d.last, Merged: true})
 		}
 	}

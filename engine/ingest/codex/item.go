@@ -35,6 +35,15 @@ func (d *decoder) item(raw json.RawMessage, n int, ts timeT) {
 		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: "web_search", Arguments: norm.NonNull(it.Action)})
 	case "tool_search_call":
 		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: "tool_search", Arguments: openai.Arguments(it.Arguments)})
+	case "image_generation_call":
+		args, _ := json.Marshal(map[string]string{"prompt": it.RevisedPrompt})
+		d.output(n, ts, session.Block{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: "image_generation", Arguments: args})
+	case "agent_message":
+		// A message from another agent of the session (multi-agent mode):
+		// input to this one, like a user's, but not typed by the user.
+		d.open = nil
+		e := d.add(n, ts, session.EntryMessage, it.Type)
+		e.Message = &session.Message{Role: session.RoleUser, Origin: session.OriginAgentMessage, Time: ts, Blocks: contentBlocks(it.Content)}
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output", "tool_search_output":
 		d.open = nil
 		e := d.add(n, ts, session.EntryMessage, it.Type)
@@ -113,11 +122,14 @@ func contentBlocks(raw json.RawMessage) []session.Block {
 	}
 	var out []session.Block
 	for _, p := range parts(raw) {
-		if p.Type == "input_image" {
+		switch p.Type {
+		case "input_image":
 			out = append(out, session.Block{Type: session.BlockImage})
-			continue
+		case "encrypted_content":
+			out = append(out, session.Block{Type: session.BlockOpaque, Size: len(p.Encrypted)})
+		default:
+			out = append(out, session.Block{Type: session.BlockText, Text: p.Text})
 		}
-		out = append(out, session.Block{Type: session.BlockText, Text: p.Text})
 	}
 	return out
 }

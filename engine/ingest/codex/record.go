@@ -46,14 +46,16 @@ type item struct {
 	Summary   []struct {
 		Text string `json:"text"`
 	} `json:"summary"`
-	Encrypted string `json:"encrypted_content"`
+	Encrypted     string `json:"encrypted_content"`
+	RevisedPrompt string `json:"revised_prompt"`
 }
 
 // event is the payload of an event_msg record.
 type event struct {
 	Type string `json:"type"`
 	Info *struct {
-		Last *tokenUsage `json:"last_token_usage"`
+		Last          *tokenUsage `json:"last_token_usage"`
+		ContextWindow int         `json:"model_context_window"`
 	} `json:"info"`
 }
 
@@ -69,13 +71,16 @@ type turnContext struct {
 	Model string `json:"model"`
 }
 
-// compacted is the payload of a compacted record.
+// compacted is the payload of a compacted record. Newer versions leave
+// Message empty and give the context that replaces the history as items.
 type compacted struct {
-	Message string `json:"message"`
+	Message            string `json:"message"`
+	ReplacementHistory []item `json:"replacement_history"`
 }
 
 // part is one part of a message's content or of a structured output.
 type part struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+	Encrypted string `json:"encrypted_content"`
 }

@@ -20,6 +20,7 @@ import (
 	"ctxscope/engine/ingest/codex"
 	"ctxscope/engine/ingest/inspect"
 	"ctxscope/engine/ingest/jsonl"
+	"ctxscope/engine/ingest/minisweagent"
 	"ctxscope/engine/ingest/normalized"
 	"ctxscope/engine/ingest/openai"
 	"ctxscope/engine/ingest/openhands"
@@ -68,6 +69,7 @@ var importers = []Importer{
 	claude.Importer{},
 	codex.Importer{},
 	inspect.Importer{},
+	minisweagent.Importer{},
 	sweagent.Importer{},
 	openhands.Importer{},
 	openai.Importer{},

@@ -95,6 +95,12 @@ type Block struct {
 	// Size is the byte length of an opaque block's payload, which is not
 	// kept.
 	Size int `json:"size,omitempty"`
+	// Implicit marks a tool call read out of the message's own text: the
+	// command of an agent that writes its actions as text (SWE-agent 0.x,
+	// mini-swe-agent's text mode). The model sees it only as part of the
+	// text, so counters count the text and not the call; the call is there
+	// so that the observation that follows is its result.
+	Implicit bool `json:"implicit,omitempty"`
 }
 
 // Usage is the token usage a provider reported for one request.

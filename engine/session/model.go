@@ -15,6 +15,7 @@ const (
 	FormatCodex      Format = "codex"
 	FormatOpenAIChat Format = "openai-chat"
 	FormatSWEAgent   Format = "swe-agent"
+	FormatMiniSWE    Format = "mini-swe-agent"
 	FormatOpenHands  Format = "openhands"
 	FormatInspect    Format = "inspect"
 	// FormatNormalized is ctxscope's own export: normalized JSON Lines

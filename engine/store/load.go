@@ -181,7 +181,7 @@ func loadBlocks(tx *sql.Tx, sessionID int64, entries map[int64]*session.Entry) e
 // clause select (the entries are e) into entries, by row id.
 func fillBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args ...any) error {
 	rows, err := tx.Query(`SELECT b.id, b.entry_id, b.parent_id, b.type, COALESCE(b.text, tb.data), b.redacted, b.tool_call_id, b.tool_name,
-		COALESCE(b.arguments, ab.data), b.is_error, b.details, b.mime, b.content_empty, b.size
+		COALESCE(b.arguments, ab.data), b.is_error, b.details, b.mime, b.content_empty, b.size, b.implicit
 		FROM blocks b JOIN entries e ON e.id = b.entry_id
 		LEFT JOIN blobs tb ON tb.hash = b.text_blob LEFT JOIN blobs ab ON ab.hash = b.arguments_blob
 		`+where+` ORDER BY b.id`, args...)
@@ -223,7 +223,7 @@ func scanBlock(rows *sql.Rows) (id, entryID int64, parent sql.NullInt64, b sessi
 		contentEmpty        bool
 	)
 	err = rows.Scan(&id, &entryID, &parent, &typ, &text, &b.Redacted, &b.ToolCallID, &b.ToolName,
-		&args, &b.IsError, &details, &mime, &contentEmpty, &b.Size)
+		&args, &b.IsError, &details, &mime, &contentEmpty, &b.Size, &b.Implicit)
 	if err != nil {
 		return
 	}

@@ -290,10 +290,11 @@ ALTER TABLE contains_links ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
 `
 
 // schemaOpaque keeps the size of opaque blocks (encrypted reasoning, which
-// has no text), and the version of the importers that read each source, so
+// has no text), which tool calls were read out of text, and the version of the importers that read each source, so
 // that a file read by an older importer is read again when it changed how
 // it reads its format.
 const schemaOpaque = `
 ALTER TABLE blocks ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE blocks ADD COLUMN implicit INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sources ADD COLUMN importer INTEGER NOT NULL DEFAULT 0;
 `

@@ -32,7 +32,7 @@ func newTxWriter(tx *sql.Tx) (*txWriter, error) {
 		summary, first_kept, tokens_before, role, origin, msg_id, provider, model, stop_reason, error, msg_time, excluded, blocks_empty, usage)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	w.block = prep(`INSERT INTO blocks (entry_id, parent_id, ord, type, text, text_blob, redacted, tool_call_id, tool_name,
-		arguments, arguments_blob, is_error, details, mime, content_empty, size) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		arguments, arguments_blob, is_error, details, mime, content_empty, size, implicit) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	w.blob = prep(`INSERT OR IGNORE INTO blobs (hash, size, data) VALUES (?,?,?)`)
 	if err != nil {
 		w.close()
@@ -117,7 +117,7 @@ func (w *txWriter) insertBlocks(entryID int64, parent sql.NullInt64, bs []sessio
 			return err
 		}
 		res, err := w.block.Exec(entryID, parent, i, string(b.Type), textInline, textRef, b.Redacted, b.ToolCallID, b.ToolName,
-			argsInline, argsRef, b.IsError, nullBytes(b.Details), b.MIME, b.Content != nil && len(b.Content) == 0, b.Size)
+			argsInline, argsRef, b.IsError, nullBytes(b.Details), b.MIME, b.Content != nil && len(b.Content) == 0, b.Size, b.Implicit)
 		if err != nil {
 			return fmt.Errorf("insert block: %w", err)
 		}

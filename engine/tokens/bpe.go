@@ -124,6 +124,9 @@ func (c *bpeCounter) Units(m *session.Message, b *session.Block) int {
 		}
 		return c.Count(b.Text)
 	case session.BlockToolCall:
+		if b.Implicit {
+			return 0 // counted as the text it is part of
+		}
 		return c.Count(b.ToolName) + c.Count(JSStringify(b.Arguments))
 	case session.BlockToolResult:
 		n := 0

@@ -31,8 +31,8 @@ func (Estimator) Units(m *session.Message, b *session.Block) int {
 	case session.BlockText, session.BlockThinking:
 		return UTF16Len(b.Text)
 	case session.BlockToolCall:
-		if m.Role != session.RoleAssistant {
-			return 0
+		if m.Role != session.RoleAssistant || b.Implicit {
+			return 0 // an implicit call is counted as the text it is part of
 		}
 		return UTF16Len(b.ToolName) + UTF16Len(JSStringify(b.Arguments))
 	case session.BlockToolResult:

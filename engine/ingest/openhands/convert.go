@@ -9,7 +9,8 @@ import (
 	"ctxscope/engine/session"
 )
 
-// builder turns one history's events into a session.
+// builder turns one history's events, of either generation, into a
+// session.
 type builder struct {
 	s    *session.Session
 	t    *session.Thread
@@ -18,6 +19,13 @@ type builder struct {
 	// openID that response's id.
 	open   *session.Entry
 	openID string
+	// V1: accumulated is the usage stats reported last, and pending the
+	// usage of the call whose response comes next; pendingKeep is a
+	// condensation waiting for the first message it keeps.
+	accumulated tokenUsage
+	pending     *session.Usage
+	pendingKeep *session.Compaction
+	warnedHead  bool
 }
 
 func newBuilder(file, id string) *builder {
@@ -26,8 +34,21 @@ func newBuilder(file, id string) *builder {
 	return &builder{s: s, t: t, file: file}
 }
 
-// event converts one raw event.
+// event converts one raw event of either generation: V1 events name their
+// kind.
 func (b *builder) event(raw json.RawMessage, line int) {
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(raw, &probe) == nil && probe.Kind != "" {
+		b.v1(raw, line)
+		return
+	}
+	b.v0(raw, line)
+}
+
+// v0 converts one V0 event.
+func (b *builder) v0(raw json.RawMessage, line int) {
 	var ev event
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		norm.Diag(b.s, b.file, line, session.SeverityError, "event: %s; skipped", norm.JSONError(err))
@@ -132,10 +153,15 @@ func (b *builder) toolCall(ev *event, line int) {
 	}
 }
 
-// add appends an entry for ev, chained to the previous one; a nil message
-// makes a metadata entry.
+// add appends an entry for a V0 event.
 func (b *builder) add(ev *event, line int, m *session.Message) *session.Entry {
-	e := &session.Entry{ID: "e" + ev.ID.String(), Line: line, Time: norm.Time(ev.Timestamp), Kind: session.EntryMessage, Type: ev.Action + ev.Observation, Message: m}
+	return b.append("e"+ev.ID.String(), line, norm.Time(ev.Timestamp), ev.Action+ev.Observation, m)
+}
+
+// append adds an entry chained to the previous one; a nil message makes a
+// metadata entry.
+func (b *builder) append(id string, line int, ts timeT, typ string, m *session.Message) *session.Entry {
+	e := &session.Entry{ID: id, Line: line, Time: ts, Kind: session.EntryMessage, Type: typ, Message: m}
 	if m == nil {
 		e.Kind = session.EntryMeta
 	}
@@ -144,4 +170,27 @@ func (b *builder) add(ev *event, line int, m *session.Message) *session.Entry {
 	}
 	b.t.Entries = append(b.t.Entries, e)
 	return e
+}
+
+// applyMetrics gives each model response the usage an evaluation's
+// metrics recorded for its response id, where the events gave none.
+func (b *builder) applyMetrics(m *metrics) {
+	if m == nil || len(m.TokenUsages) == 0 {
+		return
+	}
+	byID := map[string]tokenUsage{}
+	for _, u := range m.TokenUsages {
+		if u.ResponseID != "" {
+			byID[u.ResponseID] = u
+		}
+	}
+	for _, e := range b.t.Entries {
+		msg := e.Message
+		if msg == nil || msg.Role != session.RoleAssistant || msg.Usage != nil {
+			continue
+		}
+		if u, ok := byID[msg.ID]; ok {
+			msg.Usage = usageOf(u)
+		}
+	}
 }

@@ -1,9 +1,13 @@
 package openhands
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
-// event is one OpenHands event. Its extras and the model response's
-// input are deliberately not decoded beyond what normalization needs.
+// event is one OpenHands V0 event (the legacy OpenHands server and its
+// evaluation and resolver runs). Its extras and the model response's input
+// are deliberately not decoded beyond what normalization needs.
 type event struct {
 	ID          json.Number     `json:"id"`
 	Timestamp   string          `json:"timestamp"`
@@ -50,4 +54,130 @@ type modelResponse struct {
 type args struct {
 	Content string `json:"content"`
 	Thought string `json:"thought"`
+}
+
+// v1Event is one event of the OpenHands software agent SDK (V1): its
+// discriminator is kind, and its id a UUID. One struct holds the fields of
+// every kind normalization reads.
+type v1Event struct {
+	ID        string `json:"id"`
+	Timestamp string `json:"timestamp"`
+	Source    string `json:"source"`
+	Kind      string `json:"kind"`
+
+	// SystemPromptEvent
+	SystemPrompt   *v1Text         `json:"system_prompt"`
+	DynamicContext *v1Text         `json:"dynamic_context"`
+	Tools          json.RawMessage `json:"tools"`
+
+	// MessageEvent
+	LLMMessage      *v1Message `json:"llm_message"`
+	ExtendedContent []v1Text   `json:"extended_content"`
+
+	// ActionEvent
+	Thought          []v1Text        `json:"thought"`
+	ReasoningContent string          `json:"reasoning_content"`
+	ThinkingBlocks   []v1Thinking    `json:"thinking_blocks"`
+	ReasoningItem    *v1Reasoning    `json:"responses_reasoning_item"`
+	ToolName         string          `json:"tool_name"`
+	ToolCallID       string          `json:"tool_call_id"`
+	ToolCall         *v1ToolCall     `json:"tool_call"`
+	LLMResponseID    string          `json:"llm_response_id"`
+	Action           json.RawMessage `json:"action"`
+
+	// ObservationEvent, UserRejectObservation, AgentErrorEvent
+	Observation     *v1Observation `json:"observation"`
+	RejectionReason string         `json:"rejection_reason"`
+	Error           string         `json:"error"`
+
+	// Condensation, CondensationSummaryEvent
+	ForgottenEventIDs []string `json:"forgotten_event_ids"`
+	Summary           string   `json:"summary"`
+
+	// ConversationStateUpdateEvent
+	Key   string          `json:"key"`
+	Value json.RawMessage `json:"value"`
+}
+
+// v1Text is a TextContent.
+type v1Text struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// v1Message is an LLM message of a MessageEvent.
+type v1Message struct {
+	Role             string       `json:"role"`
+	Content          []v1Content  `json:"content"`
+	ReasoningContent string       `json:"reasoning_content"`
+	ThinkingBlocks   []v1Thinking `json:"thinking_blocks"`
+}
+
+// v1Content is a content part: text or an image.
+type v1Content struct {
+	Type      string   `json:"type"`
+	Text      string   `json:"text"`
+	ImageURLs []string `json:"image_urls"`
+}
+
+// v1Thinking is an Anthropic thinking or redacted_thinking block.
+type v1Thinking struct {
+	Type     string `json:"type"`
+	Thinking string `json:"thinking"`
+	Data     string `json:"data"`
+}
+
+// v1Reasoning is an OpenAI Responses reasoning item.
+type v1Reasoning struct {
+	Summary          []string `json:"summary"`
+	Content          []string `json:"content"`
+	EncryptedContent string   `json:"encrypted_content"`
+}
+
+// v1ToolCall is the tool call the model wrote: its arguments are a JSON
+// string.
+type v1ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// v1Observation is a tool's observation: its content is what the model
+// reads back.
+type v1Observation struct {
+	Kind    string      `json:"kind"`
+	Content []v1Content `json:"content"`
+	IsError bool        `json:"is_error"`
+}
+
+// text joins the text parts of content.
+func text(parts []v1Content) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type != "" && p.Type != "text" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// tokenUsage is one model response's usage as OpenHands metrics record it
+// (evaluation output's metrics.token_usages, and V1's stats).
+type tokenUsage struct {
+	Prompt     int    `json:"prompt_tokens"`
+	Completion int    `json:"completion_tokens"`
+	CacheRead  int    `json:"cache_read_tokens"`
+	CacheWrite int    `json:"cache_write_tokens"`
+	Reasoning  int    `json:"reasoning_tokens"`
+	Window     int    `json:"context_window"`
+	ResponseID string `json:"response_id"`
+}
+
+// metrics is an evaluation line's metrics, as far as usage goes.
+type metrics struct {
+	TokenUsages []tokenUsage `json:"token_usages"`
 }

@@ -1,7 +1,7 @@
 package openhands
 
 import (
-	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,16 +22,33 @@ type Importer struct{}
 // Format returns [session.FormatOpenHands].
 func (Importer) Format() session.Format { return session.FormatOpenHands }
 
-// Sniff reports whether head looks like OpenHands events: JSON with the
-// source and action or observation fields every event has.
+// Sniff reports whether head looks like OpenHands output, by its
+// structure: an array of events (V0 events have a source and an action or
+// observation, V1 events a kind and a source); an evaluation or resolver
+// line, an object with an instance_id and a history of events; or JSON
+// Lines of V1 events.
 func (Importer) Sniff(head []byte) bool {
-	head = bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n")
-	if len(head) == 0 || (head[0] != '[' && head[0] != '{') {
+	sh := jsondoc.ReadShape(head, "history")
+	if sh.Array {
+		return isEvent(sh.ElementKeys)
+	}
+	if sh.Has("instance_id") && sh.Has("history", "instruction", "issue") && !sh.Has("trajectory", "trajectory_format") {
+		return len(sh.ElementKeys) == 0 || isEvent(sh.ElementKeys)
+	}
+	return sh.Has("kind") && sh.Has("source") && sh.Has("id") && sh.Has("timestamp")
+}
+
+// isEvent reports whether keys are those of an OpenHands event.
+func isEvent(keys []string) bool {
+	has := func(k string) bool {
+		for _, x := range keys {
+			if x == k {
+				return true
+			}
+		}
 		return false
 	}
-	return bytes.Contains(head, []byte(`"source"`)) &&
-		(bytes.Contains(head, []byte(`"action"`)) || bytes.Contains(head, []byte(`"observation"`))) &&
-		(bytes.Contains(head, []byte(`"history"`)) || head[0] == '[')
+	return has("source") && (has("action") || has("observation") || has("kind"))
 }
 
 // Import returns the first trajectory of r.
@@ -43,10 +60,13 @@ func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
 var errStop = errors.New("stopped")
 
 // ImportEach reads every trajectory of r: an event array, an object with
-// a history, or one such object per line.
+// a history (an evaluation or resolver line), or one such object per
+// line. Events that stand alone at the top level (JSON Lines of V1 events)
+// are one trajectory together.
 func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session) error) error {
 	var emitErr error
 	var orphan []session.Diagnostic
+	var stream *builder // the trajectory of top-level events
 	n := 0
 	finish := func(b *builder) error {
 		b.s.Diagnostics = append(orphan, b.s.Diagnostics...)
@@ -58,23 +78,52 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 		}
 		return nil
 	}
-	err := jsondoc.Values(r, func(d *jsondoc.Doc) error {
-		if emitErr != nil {
-			return d.Skip()
-		}
+	next := func() *builder {
 		n++
 		b := newBuilder(name, norm.BaseID(name))
 		if n > 1 {
 			b.s.ID += "#" + strconv.Itoa(n)
 		}
-		readErr := readValue(d, b)
-		if readErr != nil {
-			norm.Diag(b.s, name, d.Line(), session.SeverityError, "%s; the rest of the value was not read", norm.JSONError(readErr))
+		return b
+	}
+	err := jsondoc.Values(r, func(d *jsondoc.Doc) error {
+		if emitErr != nil {
+			return d.Skip()
 		}
-		if err := finish(b); err != nil || readErr == nil {
+		delim, err := d.Peek()
+		if err != nil {
 			return err
 		}
-		return errStop // the decoder cannot go on after a syntax error
+		if delim == '[' {
+			if stream != nil {
+				if err := finish(stream); err != nil {
+					return err
+				}
+				stream = nil
+			}
+			b := next()
+			readErr := readEvents(d, b)
+			return b.done(d, readErr, finish)
+		}
+		raw, line, err := d.Raw()
+		if err != nil {
+			return err
+		}
+		if isTrajectory(raw) {
+			if stream != nil {
+				if err := finish(stream); err != nil {
+					return err
+				}
+				stream = nil
+			}
+			b := next()
+			return b.done(d, readTrajectory(raw, line, b), finish)
+		}
+		if stream == nil {
+			stream = next()
+		}
+		stream.event(raw, line)
+		return nil
 	}, func(line int, err error) {
 		if !errors.Is(err, errStop) { // already reported, or the caller's error
 			orphan = append(orphan, session.Diagnostic{File: name, Line: line, Severity: session.SeverityError, Message: norm.JSONError(err)})
@@ -86,48 +135,76 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 	if emitErr != nil {
 		return emitErr
 	}
+	if stream != nil {
+		return finish(stream)
+	}
 	if len(orphan) > 0 {
 		return finish(newBuilder(name, norm.BaseID(name)))
 	}
 	return nil
 }
 
-// readValue reads an event array, or an object with a history and an
-// instance_id, into b.
-func readValue(d *jsondoc.Doc, b *builder) error {
-	delim, err := d.Open()
-	if err != nil {
+// done finishes a trajectory that was read whole or up to readErr, which
+// it reports; a syntax error ends the document.
+func (b *builder) done(d *jsondoc.Doc, readErr error, finish func(*builder) error) error {
+	if readErr != nil {
+		norm.Diag(b.s, b.file, d.Line(), session.SeverityError, "%s; the rest of the value was not read", norm.JSONError(readErr))
+	}
+	if err := finish(b); err != nil || readErr == nil {
 		return err
 	}
-	events := func() error {
-		return d.Elements(func(int) error {
-			raw, line, err := d.Raw()
-			if err != nil {
-				return err
-			}
-			b.event(raw, line)
-			return nil
-		})
-	}
-	if delim == '[' {
-		return events()
-	}
-	return d.Members(func(key string) error {
-		switch key {
-		case "history":
-			if _, err := d.Open(); err != nil {
-				return err
-			}
-			return events()
-		case "instance_id":
-			var id any
-			if err := d.Decode(&id); err != nil {
-				return err
-			}
-			b.s.ID = fmt.Sprint(id)
-			b.s.Title = b.s.ID
-			return nil
+	return errStop // the decoder cannot go on after a syntax error
+}
+
+// readEvents reads an event array into b, one event at a time.
+func readEvents(d *jsondoc.Doc, b *builder) error {
+	return d.Array(func(int) error {
+		raw, line, err := d.Raw()
+		if err != nil {
+			return err
 		}
-		return d.Skip()
+		b.event(raw, line)
+		return nil
 	})
+}
+
+// isTrajectory reports whether a top-level object is a trajectory (an
+// object with a history) rather than a single event.
+func isTrajectory(raw json.RawMessage) bool {
+	var probe struct {
+		History json.RawMessage `json:"history"`
+	}
+	return json.Unmarshal(raw, &probe) == nil && probe.History != nil
+}
+
+// trajectory is an evaluation or resolver line: a task instance, its
+// history of events and the metrics of its model calls.
+type trajectory struct {
+	InstanceID  any                     `json:"instance_id"`
+	Instruction string                  `json:"instruction"`
+	Issue       *struct{ Title string } `json:"issue"`
+	History     []json.RawMessage       `json:"history"`
+	Metrics     *metrics                `json:"metrics"`
+}
+
+// readTrajectory converts an evaluation or resolver line. Events are
+// numbered by their position in the history, on the line the object
+// starts on.
+func readTrajectory(raw json.RawMessage, line int, b *builder) error {
+	var tr trajectory
+	if err := json.Unmarshal(raw, &tr); err != nil {
+		return err
+	}
+	if tr.InstanceID != nil {
+		b.s.ID = fmt.Sprint(tr.InstanceID)
+		b.s.Title = b.s.ID
+	}
+	if tr.Issue != nil && tr.Issue.Title != "" {
+		b.s.Title = norm.Short(tr.Issue.Title, 80) // a resolver run names its issue
+	}
+	for _, ev := range tr.History {
+		b.event(ev, line)
+	}
+	b.applyMetrics(tr.Metrics)
+	return nil
 }

@@ -23,9 +23,12 @@ const Corpus = "../../../../shared/data/sessions"
 const seedSize = 16 << 10
 
 // Seed adds the head of every file in the corpus sub-directory dir (for
-// example "pi") as a seed, and the whole file too when it is small.
+// example "pi") and in the package's own testdata/samples as a seed, and
+// the whole file too when it is small.
 func Seed(f *testing.F, dir string) {
 	files, _ := filepath.Glob(filepath.Join(Corpus, dir, "*"))
+	own, _ := filepath.Glob(filepath.Join("testdata", "samples", "*"))
+	files = append(files, own...)
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {

@@ -72,6 +72,16 @@ func (d *Doc) Open() (json.Delim, error) {
 	return 0, fmt.Errorf("expected a JSON object or array, got %s", describe(tok))
 }
 
+// Peek returns the first byte of the next top-level value without reading
+// it: '{' for an object, '[' for an array. More fills the decoder's buffer
+// up to that byte, past any white space, and Buffered then starts at it.
+func (d *Doc) Peek() (byte, error) {
+	if !d.dec.More() {
+		return 0, io.EOF
+	}
+	return d.dec.Buffered().(io.ByteReader).ReadByte()
+}
+
 // Members reads the rest of an object whose opening brace was read,
 // calling fn with each key.
 func (d *Doc) Members(fn func(key string) error) error {

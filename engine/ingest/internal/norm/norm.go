@@ -102,6 +102,24 @@ func Title(t *session.Thread) string {
 	return ""
 }
 
+// TaskTitle returns a title for a task statement: its first line that says
+// something, cut to 80 runes. Lines that are only markup (<pr_description>,
+// ISSUE:) or a short lead-in ending in a colon ("Consider the following PR
+// description:") are passed over.
+func TaskTitle(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "<") && strings.HasSuffix(line, ">") && !strings.Contains(line[1:], "<"):
+		case strings.HasSuffix(line, ":") && len(line) <= 80:
+		default:
+			return Short(line, 80)
+		}
+	}
+	return Short(text, 80)
+}
+
 // Short returns the first non-blank line of s, cut to n runes.
 func Short(s string, n int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")

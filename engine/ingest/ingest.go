@@ -18,11 +18,14 @@ import (
 
 	"ctxscope/engine/ingest/claude"
 	"ctxscope/engine/ingest/codex"
+	"ctxscope/engine/ingest/copilot"
+	"ctxscope/engine/ingest/gemini"
 	"ctxscope/engine/ingest/inspect"
 	"ctxscope/engine/ingest/jsonl"
 	"ctxscope/engine/ingest/minisweagent"
 	"ctxscope/engine/ingest/normalized"
 	"ctxscope/engine/ingest/openai"
+	"ctxscope/engine/ingest/opencode"
 	"ctxscope/engine/ingest/openhands"
 	"ctxscope/engine/ingest/pi"
 	"ctxscope/engine/ingest/sweagent"
@@ -68,6 +71,9 @@ var importers = []Importer{
 	pi.Importer{},
 	claude.Importer{},
 	codex.Importer{},
+	copilot.Importer{},
+	gemini.Importer{},
+	opencode.Importer{},
 	inspect.Importer{},
 	minisweagent.Importer{},
 	sweagent.Importer{},

@@ -16,6 +16,9 @@ const (
 	FormatOpenAIChat Format = "openai-chat"
 	FormatSWEAgent   Format = "swe-agent"
 	FormatMiniSWE    Format = "mini-swe-agent"
+	FormatGemini     Format = "gemini-cli"
+	FormatOpenCode   Format = "opencode"
+	FormatCopilot    Format = "copilot-cli"
 	FormatOpenHands  Format = "openhands"
 	FormatInspect    Format = "inspect"
 	// FormatNormalized is ctxscope's own export: normalized JSON Lines

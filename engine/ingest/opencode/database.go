@@ -1,0 +1,110 @@
+package opencode
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+
+	_ "modernc.org/sqlite" // the database/sql driver for opencode.db
+
+	"ctxscope/engine/ingest/internal/norm"
+	"ctxscope/engine/session"
+)
+
+// readDatabase reads every session of an opencode.db, in order of
+// creation, passing each to emit.
+func readDatabase(path string, emit func(*session.Session) error) error {
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT id FROM session ORDER BY time_created, id`)
+	if err != nil {
+		return fmt.Errorf("%s: not an OpenCode database: %w", path, err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	for _, id := range ids {
+		s, err := readDBSession(db, id, path)
+		if err != nil {
+			return fmt.Errorf("%s: session %s: %w", path, id, err)
+		}
+		if err := emit(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readDBSession reads one session with its messages and parts.
+func readDBSession(db *sql.DB, id, path string) (*session.Session, error) {
+	var info sessionInfo
+	err := db.QueryRow(`SELECT id, COALESCE(parent_id, ''), COALESCE(title, ''), time_created FROM session WHERE id = ?`, id).
+		Scan(&info.ID, &info.ParentID, &info.Title, &info.Time.Created)
+	if err != nil {
+		return nil, err
+	}
+	// Columns that not every version has: a missing one leaves its field empty.
+	_ = db.QueryRow(`SELECT COALESCE(directory, '') FROM session WHERE id = ?`, id).Scan(&info.Directory)
+	_ = db.QueryRow(`SELECT COALESCE(version, '') FROM session WHERE id = ?`, id).Scan(&info.Version)
+	var diags []session.Diagnostic
+	var msgs []message
+	byID := map[string]int{}
+	mrows, err := db.Query(`SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id`, id)
+	if err != nil {
+		return nil, err
+	}
+	for mrows.Next() {
+		var mid, data string
+		if err := mrows.Scan(&mid, &data); err != nil {
+			mrows.Close()
+			return nil, err
+		}
+		m := message{line: len(msgs) + 1}
+		if err := json.Unmarshal([]byte(data), &m.info); err != nil {
+			diags = append(diags, session.Diagnostic{File: path, Line: len(msgs) + 1, Severity: session.SeverityError,
+				Message: fmt.Sprintf("message %s: %s; skipped", mid, norm.JSONError(err))})
+			continue
+		}
+		m.info.ID = mid
+		byID[mid] = len(msgs)
+		msgs = append(msgs, m)
+	}
+	mrows.Close()
+	prows, err := db.Query(`SELECT message_id, data FROM part WHERE session_id = ? ORDER BY id`, id)
+	if err != nil {
+		return nil, err
+	}
+	for prows.Next() {
+		var mid, data string
+		if err := prows.Scan(&mid, &data); err != nil {
+			prows.Close()
+			return nil, err
+		}
+		i, ok := byID[mid]
+		if !ok { // the part of a message skipped above
+			continue
+		}
+		var p partInfo
+		if err := json.Unmarshal([]byte(data), &p); err != nil {
+			diags = append(diags, session.Diagnostic{File: path, Line: msgs[i].line, Severity: session.SeverityError,
+				Message: fmt.Sprintf("a part of message %s: %s; skipped", mid, norm.JSONError(err))})
+			continue
+		}
+		msgs[i].parts = append(msgs[i].parts, p)
+	}
+	prows.Close()
+	s := convert(info, msgs, path)
+	s.Diagnostics = append(diags, s.Diagnostics...)
+	return s, nil
+}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"ctxscope/engine/ingest/claude"
+	"ctxscope/engine/ingest/opencode"
 	"ctxscope/engine/session"
 )
 
@@ -67,7 +69,7 @@ func expandOne(p string, add func(string)) error {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() {
+		if d.Type().IsRegular() && !companion(path) {
 			files = append(files, path)
 		}
 		return nil
@@ -80,6 +82,17 @@ func expandOne(p string, add func(string)) error {
 		add(f)
 	}
 	return nil
+}
+
+// companion reports a file that belongs to a session read from another
+// file, and that a directory walk therefore passes over: a Claude Code
+// subagent's .meta.json (read with its transcript), and OpenCode's
+// message and part records (read with their session).
+func companion(path string) bool {
+	if strings.HasSuffix(path, ".meta.json") && strings.HasPrefix(filepath.Base(path), "agent-") {
+		return true
+	}
+	return opencode.IsStorageRecord(path)
 }
 
 // withCompanions adds, after each named file X.jsonl, the directory
@@ -128,7 +141,14 @@ func ReadPaths(paths []string) ([]*session.Session, []FileError, error) {
 	var sessions []*session.Session
 	var failed []FileError
 	for _, f := range files {
+		meta, hasMeta, metaErr := claude.ReadSubagentMeta(f)
 		err := ReadFileEach(f, func(s *session.Session) error {
+			if hasMeta {
+				meta.Apply(s)
+			}
+			if metaErr != nil {
+				s.Diagnostics = append(s.Diagnostics, session.Diagnostic{File: claude.MetaPath(f), Severity: session.SeverityWarning, Message: metaErr.Error()})
+			}
 			sessions = append(sessions, s)
 			return nil
 		})

@@ -29,34 +29,38 @@ func ccLine(uuid, parent, extra string) string {
 }
 
 // TestReadPathsJoinsSubagents imports a Claude Code project directory: a
-// main transcript, its two subagent files and a metadata file of no known
-// format. The subagents become threads of the main session.
+// main transcript, its two subagent files and their .meta.json files. The
+// subagents become threads of the main session, titled after their
+// metadata, and the metadata files are not imported on their own.
 func TestReadPathsJoinsSubagents(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "sess.jsonl"), ccLine("m1", "", ""))
 	for _, a := range []string{"a1", "a2"} {
 		write(t, filepath.Join(dir, "sess", "subagents", "agent-"+a+".jsonl"), ccLine(a+"u", "", `,"isSidechain":true,"agentId":"`+a+`"`))
-		write(t, filepath.Join(dir, "sess", "subagents", "agent-"+a+".meta.json"), `{"agentType":"general"}`)
 	}
+	write(t, filepath.Join(dir, "sess", "subagents", "agent-a1.meta.json"), `{"agentType":"Explore","description":"find the parser"}`)
+	write(t, filepath.Join(dir, "sess", "subagents", "agent-a2.meta.json"), `{"agentType":`)
 	write(t, filepath.Join(dir, ".hidden.jsonl"), "not read")
 	ss, failed, err := ingest.ReadPaths([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ss) != 1 {
-		t.Fatalf("%d sessions, want 1", len(ss))
+	if len(ss) != 1 || len(failed) != 0 {
+		t.Fatalf("%d sessions, failed %v; want 1 session and no failures", len(ss), failed)
 	}
 	s := ss[0]
 	if len(s.Threads) != 3 || s.Threads[1].ID != "agent-a1" || s.Threads[2].Kind != session.ThreadSubagent || s.ID != "sess" {
 		t.Errorf("session %s threads %+v", s.ID, s.Threads)
 	}
-	if len(failed) != 2 {
-		t.Errorf("failed %v, want the two .meta.json files", failed)
+	if got := s.Threads[1].Title; got != "Explore: find the parser" {
+		t.Errorf("subagent title %q, want the metadata's type and task", got)
 	}
-	for _, f := range failed {
-		if !strings.HasSuffix(f.Path, ".meta.json") || !strings.Contains(f.Error(), "unrecognized") {
-			t.Errorf("unexpected failure %v", f)
-		}
+	var warned bool
+	for _, d := range s.Diagnostics {
+		warned = warned || (strings.HasSuffix(d.File, "agent-a2.meta.json") && d.Severity == session.SeverityWarning)
+	}
+	if !warned {
+		t.Errorf("diagnostics %v, want a warning naming the broken agent-a2.meta.json", s.Diagnostics)
 	}
 	// Naming the main transcript alone brings its subagents too.
 	ss, _, err = ingest.ReadPaths([]string{filepath.Join(dir, "sess.jsonl")})

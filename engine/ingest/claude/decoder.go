@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
@@ -255,8 +256,14 @@ func (d *decoder) noteSession(rec *record) {
 		d.s.ID = rec.SessionID
 		if rec.IsSidechain && rec.AgentID != "" {
 			// A version 2 subagent file: the whole file is one thread.
-			d.main.Kind, d.main.ID, d.main.ParentID = session.ThreadSubagent, "agent-"+rec.AgentID, rec.SessionID
-			d.s.ID = rec.SessionID + "/agent-" + rec.AgentID
+			parent := rec.SessionID
+			if p := sessionOfSubagentFile(d.file); p != "" && p != parent {
+				// The file's place names its session when the records
+				// carry the agent's own id instead.
+				parent = p
+			}
+			d.main.Kind, d.main.ID, d.main.ParentID = session.ThreadSubagent, "agent-"+rec.AgentID, parent
+			d.s.ID = parent + "/agent-" + rec.AgentID
 		}
 	}
 	if d.s.CWD == "" {
@@ -325,3 +332,14 @@ func (d *decoder) appendEntry(t *session.Thread, e *session.Entry) {
 }
 
 func copyRaw(line []byte) json.RawMessage { return append(json.RawMessage(nil), line...) }
+
+// sessionOfSubagentFile returns the session a subagent transcript belongs
+// to by where Claude Code 2 writes it, <session>/subagents/agent-*.jsonl,
+// or "" when path is elsewhere.
+func sessionOfSubagentFile(path string) string {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "subagents" || !strings.HasPrefix(filepath.Base(path), "agent-") {
+		return ""
+	}
+	return filepath.Base(filepath.Dir(dir))
+}

@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,5 +121,94 @@ func TestReadSeveralSessions(t *testing.T) {
 	}
 	if len(s.Diagnostics) != 1 || !strings.Contains(s.Diagnostics[0].Message, "3 sessions") {
 		t.Errorf("diagnostics %v, want one naming 3 sessions", s.Diagnostics)
+	}
+}
+
+// TestSampleCounts checks the importers' samples against figures read
+// from the files by hand or with a few lines of Python, independently of
+// ctxscope (noted with each case).
+func TestSampleCounts(t *testing.T) {
+	tests := []struct {
+		sample string
+		check  func(t *testing.T, sum *summary)
+	}{
+		// messages[].extra.response.usage: prompt_tokens sum 61,068 of
+		// which 33,662 cached; completion 2,317; usage.cost sums to
+		// info.model_stats.instance_cost, 0.0893484, over 17 api_calls.
+		{"minisweagent__gemini-3-pro-django-16255.traj.json", func(t *testing.T, sum *summary) {
+			if sum.Requests != 17 || sum.ToolCalls != 17 || sum.Usage.Input+sum.Usage.CacheRead != 61068 ||
+				sum.Usage.CacheRead != 33662 || sum.Usage.Output != 2317 || math.Abs(sum.Usage.Cost-0.0893484) > 1e-9 {
+				t.Errorf("requests %d, calls %d, usage %+v", sum.Requests, sum.ToolCalls, sum.Usage)
+			}
+		}},
+		// 10 assistant messages, each with one mswea_bash_command block,
+		// each answered by a <returncode> observation.
+		{"minisweagent__mini-swe-agent-github-issue.traj.json", func(t *testing.T, sum *summary) {
+			if sum.ToolCalls != 10 || sum.ToolResults != 10 || sum.MessagesByRole["user"] != 1 {
+				t.Errorf("calls %d, results %d, roles %v", sum.ToolCalls, sum.ToolResults, sum.MessagesByRole)
+			}
+		}},
+		// token_count.last_token_usage: input_tokens 22,539 of which
+		// cached_input_tokens 20,864; output_tokens 10.
+		{"codex__kvsankar-real-0.135.jsonl", func(t *testing.T, sum *summary) {
+			if sum.Usage.Input+sum.Usage.CacheRead != 22539 || sum.Usage.CacheRead != 20864 || sum.Usage.Output != 10 {
+				t.Errorf("usage %+v", sum.Usage)
+			}
+		}},
+		// tokens: input 4,383, cached 0, output 8, thoughts 28.
+		{"gemini__kvsankar-real.json", func(t *testing.T, sum *summary) {
+			if sum.Usage.Input != 4383 || sum.Usage.Output != 8+28 || sum.Usage.Reasoning != 28 || sum.Thinking != 1 {
+				t.Errorf("usage %+v, thinking %d", sum.Usage, sum.Thinking)
+			}
+		}},
+		// usage: input_tokens 6, cache_read 3,057, cache_creation 1,045,
+		// output_tokens 16; three bookkeeping lines.
+		{"claude__kvsankar-real-2.1.152.jsonl", func(t *testing.T, sum *summary) {
+			if (sum.Usage != session.Usage{Input: 6, Output: 16, CacheRead: 3057, CacheWrite: 1045}) {
+				t.Errorf("usage %+v", sum.Usage)
+			}
+		}},
+		// One main transcript and one subagent file under its subagents
+		// folder: one session of two threads.
+		{"claude__agent-sessions-subagent", func(t *testing.T, sum *summary) {
+			if sum.Sessions != 1 || sum.Threads["subagent"] != 1 {
+				t.Errorf("sessions %d, threads %v", sum.Sessions, sum.Threads)
+			}
+		}},
+		// assistant.message outputTokens: 12 + 3 + 0 + 0 + 0; four
+		// tool.execution_complete events.
+		{"copilot__agent-sessions-small.jsonl", func(t *testing.T, sum *summary) {
+			if sum.Usage.Output != 15 || sum.ToolResults != 4 || sum.Requests != 5 {
+				t.Errorf("usage %+v, results %d, requests %d", sum.Usage, sum.ToolResults, sum.Requests)
+			}
+		}},
+		// Two sessions; the one step-finish part records input 120 and
+		// output 16.
+		{"opencode__agent-sessions-storage-v2", func(t *testing.T, sum *summary) {
+			if sum.Sessions != 2 || sum.Usage.Input != 120 || sum.Usage.Output != 16 || sum.ToolCalls != 2 {
+				t.Errorf("sessions %d, usage %+v, calls %d", sum.Sessions, sum.Usage, sum.ToolCalls)
+			}
+		}},
+		// Legacy layout: two parts directly in part/, naming their
+		// message: a bash call with its output, and a text.
+		{"opencode__agent-sessions-storage-legacy", func(t *testing.T, sum *summary) {
+			if sum.ToolCalls != 1 || sum.ToolResults != 1 || sum.MessagesByRole["assistant"] != 1 {
+				t.Errorf("calls %d, results %d, roles %v", sum.ToolCalls, sum.ToolResults, sum.MessagesByRole)
+			}
+		}},
+	}
+	all := samples(t)
+	for _, tc := range tests {
+		t.Run(tc.sample, func(t *testing.T) {
+			path, ok := all[tc.sample]
+			if !ok {
+				t.Fatalf("no sample %s", tc.sample)
+			}
+			ss, failed, err := ingest.ReadPaths([]string{path})
+			if err != nil || len(failed) > 0 {
+				t.Fatalf("%v %v", err, failed)
+			}
+			tc.check(t, summarize(ss))
+		})
 	}
 }

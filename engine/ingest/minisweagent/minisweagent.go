@@ -24,6 +24,7 @@
 package minisweagent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,11 +48,14 @@ type Importer struct{}
 func (Importer) Format() session.Format { return session.FormatMiniSWE }
 
 // Sniff reports whether head is a trajectory: an object whose keys include
-// its trajectory_format, or messages next to an info.
+// its trajectory_format, or messages next to an info; or a bare list of
+// its messages, told from other chats by mini-swe-agent's command blocks
+// or observations.
 func (Importer) Sniff(head []byte) bool {
 	sh := jsondoc.ReadShape(head, "messages")
-	if sh.Array {
-		return false
+	if sh.Array { // the bare message list some tools save
+		return sh.ElementHas("role") && sh.ElementHas("content") &&
+			(bytes.Contains(head, []byte("```mswea_bash_command")) || bytes.Contains(head, []byte("<returncode>")))
 	}
 	if strings.HasPrefix(sh.Strings["trajectory_format"], "mini-swe-agent") {
 		return true
@@ -125,29 +129,37 @@ func (Importer) Import(r io.Reader, name string) (*session.Session, error) {
 	rd := &reader{s: s, file: name}
 	var inf info
 	d := jsondoc.New(r)
-	err := d.Object(func(key string) error {
-		switch key {
-		case "messages":
-			return d.Array(func(int) error {
-				raw, line, err := d.Raw()
-				if err != nil {
-					return err
-				}
-				rd.add(raw, line)
-				return nil
-			})
-		case "info":
-			return d.Decode(&inf)
-		case "instance_id":
-			var id any
-			if err := d.Decode(&id); err != nil {
+	messages := func() error {
+		return d.Array(func(int) error {
+			raw, line, err := d.Raw()
+			if err != nil {
 				return err
 			}
-			s.ID = fmt.Sprint(id)
+			rd.add(raw, line)
 			return nil
-		}
-		return d.Skip()
-	})
+		})
+	}
+	first, err := d.Peek()
+	if first == '[' {
+		err = messages()
+	} else {
+		err = d.Object(func(key string) error {
+			switch key {
+			case "messages":
+				return messages()
+			case "info":
+				return d.Decode(&inf)
+			case "instance_id":
+				var id any
+				if err := d.Decode(&id); err != nil {
+					return err
+				}
+				s.ID = fmt.Sprint(id)
+				return nil
+			}
+			return d.Skip()
+		})
+	}
 	if err != nil {
 		norm.Diag(s, name, d.Line(), session.SeverityError, "%s; the rest of the file was not read", norm.JSONError(err))
 	}

@@ -3,6 +3,7 @@ package openhands
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/ingest/openai"
@@ -26,6 +27,7 @@ type builder struct {
 	pending     *session.Usage
 	pendingKeep *session.Compaction
 	warnedHead  bool
+	warnedUTF8  bool
 }
 
 func newBuilder(file, id string) *builder {
@@ -37,6 +39,10 @@ func newBuilder(file, id string) *builder {
 // event converts one raw event of either generation: V1 events name their
 // kind.
 func (b *builder) event(raw json.RawMessage, line int) {
+	if !b.warnedUTF8 && !utf8.Valid(raw) {
+		b.warnedUTF8 = true
+		norm.Diag(b.s, b.file, line, session.SeverityWarning, "invalid UTF-8; the bad bytes read as U+FFFD (reported once per file)")
+	}
 	var probe struct {
 		Kind string `json:"kind"`
 	}

@@ -96,10 +96,14 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 		}
 		if delim == '[' {
 			if stream != nil {
-				if err := finish(stream); err != nil {
+				// Among JSON Lines of events, an array is damage, not a
+				// V0 trajectory.
+				_, line, err := d.Raw()
+				if err != nil {
 					return err
 				}
-				stream = nil
+				norm.Diag(stream.s, name, line, session.SeverityError, "an array among the events of a JSON Lines file; skipped")
+				return nil
 			}
 			b := next()
 			readErr := readEvents(d, b)

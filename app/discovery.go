@@ -23,10 +23,10 @@ type Discovery struct {
 	On bool `json:"on"`
 	// Home is the home directory the directories are looked for in.
 	Home string `json:"home"`
-	// Known are the directories looked for, relative to Home.
+	// Known are the directories and files looked for, relative to Home.
 	Known []string `json:"known"`
-	// Dirs are the known directories that exist: what is watched while
-	// discovery is on. Nothing else is ever listed or read.
+	// Dirs are the known directories and files that exist: what is
+	// watched while discovery is on. Nothing else is ever listed or read.
 	Dirs []string `json:"dirs"`
 }
 
@@ -82,9 +82,9 @@ func (l *Live) SetDiscovery(on bool) (Discovery, error) {
 // known directories and those of them that exist now.
 func (l *Live) discovery(on bool) Discovery {
 	home := l.app.home
-	known := make([]string, len(tail.KnownDirs))
-	for i, d := range tail.KnownDirs {
-		known[i] = filepath.FromSlash(d)
+	known := make([]string, 0, len(tail.KnownDirs)+len(tail.KnownFiles))
+	for _, d := range append(append([]string{}, tail.KnownDirs...), tail.KnownFiles...) {
+		known = append(known, filepath.FromSlash(d))
 	}
 	dirs := tail.Discover(home)
 	if dirs == nil {

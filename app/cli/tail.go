@@ -24,7 +24,7 @@ var tailCommand = command{
 func runTail(env *Env, args []string) error {
 	fs := newFlags("tail", env.Stderr)
 	asJSON := fs.Bool("json", false, "print each event as one line of JSON")
-	discover := fs.Bool("discover", false, "also follow the usual session directories under $HOME (~/.claude/projects, ~/.codex/sessions, pi's)")
+	discover := fs.Bool("discover", false, "also follow where the agents write sessions under $HOME (Claude Code, Codex, pi, Gemini CLI, Copilot CLI, OpenCode's database)")
 	once := fs.Bool("once", false, "print what the files hold now and exit instead of following them")
 	count := fs.Int("count", 0, "exit after `N` entry events (0: run until interrupted)")
 	pos, err := parse(fs, args)

@@ -61,14 +61,32 @@ func (r *Reader) detect(line []byte) bool {
 	}
 	im, err := ingest.Detect(head[:n])
 	if err == nil {
-		if inc, ok := im.(ingest.Incremental); ok {
+		if ingest.CanStream(im, head[:n]) {
 			r.format = im.Format()
-			r.feeder = &jsonl.Feeder{Decoder: inc.NewDecoder(r.path), Name: r.path, Max: r.max}
+			r.feeder = &jsonl.Feeder{Decoder: im.(ingest.Incremental).NewDecoder(r.path), Name: r.path, Max: r.max}
 			return true
 		}
-		err = fmt.Errorf("%w (%s); import the file instead", ErrNotFollowable, im.Format())
+		err = fmt.Errorf("%w (%s, a whole document): follow it from its start", ErrNotFollowable, im.Format())
 	}
 	r.inert, r.err = true, fmt.Errorf("%s: %w", r.path, err)
 	r.Close()
 	return false
+}
+
+// isWhole reports whether the open file, read from its start, is of a
+// whole-document format, and if so sets the reader to follow it whole.
+// A file too short to tell waits for more.
+func (r *Reader) isWhole() bool {
+	head := make([]byte, ingest.SniffSize)
+	n, _ := r.f.ReadAt(head, 0)
+	if len(bytes.TrimSpace(head[:n])) == 0 {
+		return false
+	}
+	im, err := ingest.Detect(head[:n])
+	if err != nil || ingest.CanStream(im, head[:n]) {
+		return false
+	}
+	r.format = im.Format()
+	r.whole = &wholeState{}
+	return true
 }

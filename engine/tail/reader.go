@@ -46,13 +46,15 @@ type Reader struct {
 	// tailBytes are the last bytes consumed (up to tailSize), to notice a
 	// file rewritten in place past its old size between two polls.
 	tailBytes []byte
+	// whole is set for a whole-document format, read again on each change
+	// instead of line by line.
+	whole *wholeState
 }
 
 const tailSize = 64
 
-// ErrNotFollowable is reported for files whose format has no incremental
-// decoder (whole-document formats such as Inspect logs): import them
-// instead.
+// ErrNotFollowable is reported for files that cannot be followed: a
+// whole-document format too big to read again on each change.
 var ErrNotFollowable = errors.New("tail: this format cannot be followed live")
 
 // Open returns a reader of path that starts at pos (the zero Position for
@@ -91,6 +93,9 @@ func (r *Reader) Position() Position { return r.pos }
 // once reported (events carry copies), so that following a file of any
 // size takes bounded memory. It belongs to the reader's goroutine.
 func (r *Reader) Session() *session.Session {
+	if r.whole != nil {
+		return r.whole.session
+	}
 	if r.feeder == nil {
 		return nil
 	}
@@ -125,10 +130,17 @@ func (r *Reader) Poll() ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.whole != nil {
+		return r.pollWhole(cur), nil
+	}
 	switch {
 	case r.f == nil:
 		if err := r.open(cur); err != nil {
 			return nil, err
+		}
+		if r.pos.Offset == 0 && r.feeder == nil && r.isWhole() {
+			r.Close()
+			return r.pollWhole(cur), nil
 		}
 		if cur.Size() < r.pos.Offset {
 			evs = r.restart(evs)

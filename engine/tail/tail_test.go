@@ -1,7 +1,6 @@
 package tail
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -219,33 +218,62 @@ func waitFor(seen <-chan int, n int) {
 	}
 }
 
-// TestNotFollowable reports a whole-document format as one error event,
-// whether the document is on one line or pretty-printed over many.
-func TestNotFollowable(t *testing.T) {
-	doc := `{"version":2,"status":"success","eval":{"task":"x"},"samples":[]}`
-	pretty := strings.ReplaceAll(strings.ReplaceAll(doc, ",", ",\n  "), "{", "{\n  ")
-	for _, text := range []string{doc, pretty} {
-		path := filepath.Join(t.TempDir(), "log.json")
-		appendFile(t, path, text+"\n")
-		evs, err := Open(path, Position{}, 0).Poll()
-		if err != nil {
+// TestFollowWhole follows a Gemini CLI chat, a JSON document the agent
+// rewrites whole on each message: each rewrite that adds messages reports
+// only the new entries, and one that drops messages starts over.
+func TestFollowWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session-1.json")
+	msg := func(id, typ, text string) string {
+		return fmt.Sprintf(`{"id":%q,"timestamp":"2026-06-05T04:59:42Z","type":%q,"content":[{"text":%q}]}`, id, typ, text)
+	}
+	chat := func(msgs ...string) {
+		doc := `{"sessionId":"s1","projectHash":"p","startTime":"2026-06-05T04:59:39Z","messages":[` + strings.Join(msgs, ",\n") + "]}\n"
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if len(evs) != 1 || evs[0].Kind != EventError || !errors.Is(evs[0].Err, ErrNotFollowable) {
-			t.Errorf("events %+v, want one ErrNotFollowable", evs)
+	}
+	kinds := func(evs []Event) string {
+		var ks []string
+		for _, e := range evs {
+			ks = append(ks, string(e.Kind))
 		}
+		return strings.Join(ks, " ")
+	}
+	r := Open(path, Position{}, 0)
+	chat(msg("u1", "user", "hello"))
+	evs, err := r.Poll()
+	if err != nil || kinds(evs) != "opened entry" || evs[0].Session.ID != "s1" {
+		t.Fatalf("first poll: %s (%v)", kinds(evs), err)
+	}
+	if evs, _ := r.Poll(); len(evs) != 0 {
+		t.Errorf("unchanged file: %s, want nothing", kinds(evs))
+	}
+	chat(msg("u1", "user", "hello"), msg("g1", "gemini", "hi there"))
+	evs, _ = r.Poll()
+	if kinds(evs) != "entry" || evs[0].Entry.Message.Blocks[0].Text != "hi there" {
+		t.Errorf("after a message: %s, want the one new entry", kinds(evs))
+	}
+	chat(msg("u2", "user", "again"))
+	evs, _ = r.Poll()
+	if kinds(evs) != "reset opened entry" {
+		t.Errorf("after a rewrite: %s, want reset opened entry", kinds(evs))
+	}
+	if r.Session() == nil || len(r.Session().Main().Entries) != 1 {
+		t.Errorf("Session() after the rewrite: %+v", r.Session())
 	}
 }
 
 func TestDiscover(t *testing.T) {
 	home := t.TempDir()
-	for _, d := range []string{".claude/projects", ".pi/agent/sessions", "elsewhere"} {
+	for _, d := range []string{".claude/projects", ".pi/agent/sessions", ".gemini/tmp", "elsewhere", ".local/share/opencode"} {
 		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	appendFile(t, filepath.Join(home, ".local/share/opencode/opencode.db"), "")
 	got := Discover(home)
-	want := []string{filepath.Join(home, ".claude/projects"), filepath.Join(home, ".pi/agent/sessions")}
+	want := []string{filepath.Join(home, ".claude/projects"), filepath.Join(home, ".pi/agent/sessions"),
+		filepath.Join(home, ".gemini/tmp"), filepath.Join(home, ".local/share/opencode/opencode.db")}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Discover = %v, want %v", got, want)
 	}

@@ -45,23 +45,25 @@ type openSession struct {
 
 // SessionInfo describes a workspace session.
 type SessionInfo struct {
-	Key         string         `json:"key"`
-	ID          string         `json:"id"` // the source's own session id
-	Title       string         `json:"title"`
-	Format      session.Format `json:"format"`
-	Agent       string         `json:"agent"`
-	Source      string         `json:"source"`
-	Bytes       int64          `json:"bytes"`
-	Started     time.Time      `json:"started"`
-	Updated     time.Time      `json:"updated"`
-	Threads     int            `json:"threads"`
-	Entries     int            `json:"entries"`
-	Messages    int            `json:"messages"`
-	ToolCalls   int            `json:"toolCalls"`
-	Requests    int            `json:"requests"`
-	Compactions int            `json:"compactions"`
-	Errors      int            `json:"errors"`
-	Warnings    int            `json:"warnings"`
+	Key    string         `json:"key"`
+	ID     string         `json:"id"` // the source's own session id
+	Title  string         `json:"title"`
+	Format session.Format `json:"format"`
+	Agent  string         `json:"agent"`
+	Source string         `json:"source"`
+	Bytes  int64          `json:"bytes"` // of the source file
+	// SourceSessions is how many sessions the source file holds.
+	SourceSessions int       `json:"sourceSessions"`
+	Started        time.Time `json:"started"`
+	Updated        time.Time `json:"updated"`
+	Threads        int       `json:"threads"`
+	Entries        int       `json:"entries"`
+	Messages       int       `json:"messages"`
+	ToolCalls      int       `json:"toolCalls"`
+	Requests       int       `json:"requests"`
+	Compactions    int       `json:"compactions"`
+	Errors         int       `json:"errors"`
+	Warnings       int       `json:"warnings"`
 	// Diagnostics lists what the importer reported, as "file:line: ..."
 	// strings, at most 200. Only Open fills it.
 	Diagnostics []string `json:"diagnostics"`
@@ -161,7 +163,7 @@ func (s *Sessions) summary(r store.SessionInfo) SessionInfo {
 		return info
 	}
 	return SessionInfo{Key: r.Key, ID: r.ID, Title: r.Title, Format: session.Format(r.Format), Agent: r.Agent, Source: r.Source,
-		Bytes: r.Bytes, Started: r.Started, Updated: r.Updated, Threads: r.Threads, Entries: r.Entries, Messages: r.Messages,
+		Bytes: r.Bytes, SourceSessions: r.SourceSessions, Started: r.Started, Updated: r.Updated, Threads: r.Threads, Entries: r.Entries, Messages: r.Messages,
 		Demo: s.isDemo(r.Source)}
 }
 

@@ -124,7 +124,14 @@ func printSessions(w io.Writer, sessions []*session.Session, asJSON bool) error 
 func printReport(w io.Writer, r *report.Report) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "file\t%s\n", r.File)
-	fmt.Fprintf(tw, "format\t%s (version %d), %s\n", r.Format, r.Version, r.Agent)
+	format := string(r.Format)
+	if r.Version > 0 {
+		format += fmt.Sprintf(" (version %d)", r.Version)
+	}
+	if r.Agent != "" {
+		format += ", " + r.Agent
+	}
+	fmt.Fprintf(tw, "format\t%s\n", format)
 	fmt.Fprintf(tw, "session\t%s\n", oneLine(r.Session, 120))
 	if r.Title != "" {
 		fmt.Fprintf(tw, "title\t%s\n", oneLine(r.Title, 120))

@@ -17,7 +17,7 @@ import (
 
 var replayCommand = command{
 	name:    "replay",
-	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer estimate|o200k|cl100k] [--episodes declared|inferred] [--thread ID] [--json] [--detail]",
+	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer estimate|o200k|cl100k] [--episodes auto|declared|inferred] [--thread ID] [--json] [--detail]",
 	summary: "replay CWL eviction over every LLM request of a session",
 	run:     runReplay,
 }
@@ -35,7 +35,7 @@ func addReplayFlags(fs interface {
 }) replayFlags {
 	return replayFlags{
 		tokenizer:  fs.String("tokenizer", "estimate", "token counter: estimate, o200k or cl100k"),
-		episodes:   fs.String("episodes", "declared", "episodes: declared (delimiter calls) or inferred (from tool use)"),
+		episodes:   fs.String("episodes", "auto", "episodes: declared (delimiter calls), inferred (from tool use), or auto (declared when the thread has delimiter calls)"),
 		thread:     fs.String("thread", "", "replay this thread (an id `inspect` lists, or its index) instead of the main one"),
 		tools:      fs.String("tools", "", "JSON file of tool names to classes (search, read, shell, edit, durable) overriding the built-in table"),
 		prices:     fs.String("prices", "", `JSON price table in $ per million tokens, e.g. {"input":3,"cacheWrite":3.75,"cacheRead":0.3,"output":15}`),
@@ -80,12 +80,43 @@ func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.
 	if err != nil {
 		return nil, nil, o, err
 	}
-	r, err := cwl.Prepare(session.BuildRequests(t), tokens.NewLedger(counter),
-		cwl.PrepareOptions{Episodes: cwl.EpisodeMode(*f.episodes), Tools: tools, File: path})
+	mode := cwl.EpisodeMode(*f.episodes)
+	if *f.episodes == "auto" {
+		mode = cwl.Declared
+	}
+	reqs := session.BuildRequests(t)
+	ledger := tokens.NewLedger(counter)
+	r, err := cwl.Prepare(reqs, ledger, cwl.PrepareOptions{Episodes: mode, Tools: tools, File: path})
+	if err == nil && *f.episodes == "auto" && !hasEpisodes(r) {
+		r, err = cwl.Prepare(reqs, ledger, cwl.PrepareOptions{Episodes: cwl.Inferred, Tools: tools, File: path})
+	}
 	if err != nil {
 		return nil, nil, o, usageError("%v", err)
 	}
 	return r, s, o, nil
+}
+
+// hasEpisodes reports whether any context of r has an episode.
+func hasEpisodes(r *cwl.Replayer) bool {
+	for _, eps := range r.ContextEpisodes() {
+		if eps != nil && len(eps.List) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// warnDiagnostics prints what the importer reported about the file, so
+// that a replay of a damaged file says so.
+func warnDiagnostics(w io.Writer, s *session.Session) {
+	const show = 10
+	for i, d := range s.Diagnostics {
+		if i == show {
+			fmt.Fprintf(w, "ctxscope: … and %d more diagnostics ('ctxscope inspect' lists them all)\n", len(s.Diagnostics)-show)
+			break
+		}
+		fmt.Fprintf(w, "ctxscope: %s\n", d)
+	}
 }
 
 func runReplay(env *Env, args []string) error {
@@ -111,6 +142,7 @@ func runReplay(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	warnDiagnostics(env.Stderr, s)
 	o.Policy, o.Budget, o.Detail = *policy, tau, *detail
 	if *at >= 0 {
 		return printStep(env.Stdout, r, o, *at)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,5 +99,29 @@ func TestReplayStep(t *testing.T) {
 	code, _, stderr = run(t, "replay", sessions+"pi/pi-cwl__large-session.jsonl", "--budget", "20000", "--at", "100000")
 	if code != 2 || !strings.Contains(stderr, "out of range") {
 		t.Errorf("out-of-range --at: exit %d, %q", code, stderr)
+	}
+}
+
+// TestReplayEpisodesAuto: without --episodes, a session without delimiter
+// calls is replayed with inferred episodes, the same as asking for them,
+// and a damaged file's diagnostics are printed on stderr.
+func TestReplayEpisodesAuto(t *testing.T) {
+	file := sessions + "pi/pi-cwl__large-session.jsonl"
+	_, auto, _ := run(t, "replay", file, "--budget", "20000")
+	_, inferred, _ := run(t, "replay", file, "--budget", "20000", "--episodes", "inferred")
+	if auto != inferred || !strings.Contains(auto, "inferred episodes") {
+		t.Errorf("auto replay differs from inferred:\n%s\n---\n%s", auto, inferred)
+	}
+	broken := filepath.Join(t.TempDir(), "broken.jsonl")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, data[:len(data)-100], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, "replay", broken, "--budget", "20000")
+	if code != 0 || !strings.Contains(stderr, "broken.jsonl:") {
+		t.Errorf("exit %d, stderr %q; want the truncation named with its line", code, stderr)
 	}
 }

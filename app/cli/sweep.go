@@ -37,10 +37,11 @@ func runSweep(env *Env, args []string) error {
 			return usageError("--from, --to and --step are required token counts")
 		}
 	}
-	r, _, o, err := rf.prepare(pos[0])
+	r, s, o, err := rf.prepare(pos[0])
 	if err != nil {
 		return err
 	}
+	warnDiagnostics(env.Stderr, s)
 	var pols []string
 	for _, p := range strings.Split(*policies, ",") {
 		pols = append(pols, strings.TrimSpace(p))

@@ -144,6 +144,7 @@ func (r *Report) countThread(t *session.Thread, ledgers []*tokens.Ledger) {
 			r.Usage.Output += m.Usage.Output
 			r.Usage.CacheRead += m.Usage.CacheRead
 			r.Usage.CacheWrite += m.Usage.CacheWrite
+			r.Usage.Reasoning += m.Usage.Reasoning
 			r.Usage.Cost += m.Usage.Cost
 		}
 		for _, l := range ledgers {

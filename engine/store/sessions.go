@@ -22,6 +22,10 @@ type SessionInfo struct {
 	Entries  int       `json:"entries"`
 	Messages int       `json:"messages"`
 	Bytes    int64     `json:"bytes"` // bytes of the source file stored
+	// SourceSessions is how many stored sessions came from the same
+	// source file, whose size Bytes is (an Inspect log holds one session
+	// per sample).
+	SourceSessions int `json:"sourceSessions"`
 	// Generation changes when the session is rewritten wholesale; Revision
 	// changes whenever its content or derived data does.
 	Generation int       `json:"generation"`
@@ -34,7 +38,7 @@ const sessionInfoQuery = `SELECT s.key, s.sid, s.format, s.agent, s.title, s.sou
 	(SELECT count(*) FROM threads t WHERE t.session_id = s.id),
 	(SELECT count(*) FROM entries e JOIN threads t ON t.id = e.thread_id WHERE t.session_id = s.id),
 	(SELECT count(*) FROM entries e JOIN threads t ON t.id = e.thread_id WHERE t.session_id = s.id AND e.role IS NOT NULL),
-	src.size, s.generation, s.revision, s.imported_at, s.updated_at
+	src.size, (SELECT count(*) FROM sessions o WHERE o.source_id = s.source_id), s.generation, s.revision, s.imported_at, s.updated_at
 	FROM sessions s JOIN sources src ON src.id = s.source_id`
 
 // Sessions lists stored sessions, newest start first, skipping offset and
@@ -79,7 +83,7 @@ func scanSessionInfo(rows *sql.Rows) (SessionInfo, error) {
 	var si SessionInfo
 	var started, imported, updated string
 	err := rows.Scan(&si.Key, &si.ID, &si.Format, &si.Agent, &si.Title, &si.Source, &si.CWD, &started,
-		&si.Threads, &si.Entries, &si.Messages, &si.Bytes, &si.Generation, &si.Revision, &imported, &updated)
+		&si.Threads, &si.Entries, &si.Messages, &si.Bytes, &si.SourceSessions, &si.Generation, &si.Revision, &imported, &updated)
 	si.Started, si.Imported, si.Updated = parseTime(started), parseTime(imported), parseTime(updated)
 	return si, err
 }

@@ -14,7 +14,10 @@ export interface SessionInfo {
   format: string;
   agent: string;
   source: string;
+  /** Size of the source file, which may hold several sessions. */
   bytes: number;
+  /** How many sessions the source file holds. */
+  sourceSessions: number;
   started: string;
   updated: string;
   threads: number;

@@ -35,6 +35,13 @@ type Session struct {
 	Version int       `json:"version"` // the format's own version number, 0 when it has none
 	Agent   string    `json:"agent"`   // the agent that wrote it, with its version when known
 	Source  string    `json:"source"`  // the file (or files) it was read from
+	// Size is how many bytes of the source hold this session when the
+	// source holds several (an Inspect log's sample); 0 when the session
+	// is the whole source.
+	Size int64 `json:"size,omitempty"`
+	// Recorded holds the totals the agent recorded for the session, when
+	// it records any.
+	Recorded *Recorded `json:"recorded,omitempty"`
 	Title   string    `json:"title"`   // a short human title, when the source has one
 	CWD     string    `json:"cwd"`     // the agent's working directory, when recorded
 	Started time.Time `json:"started"` // the session's start time, zero when unknown

@@ -155,3 +155,53 @@ func TestKeySafe(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionShareOfSource: the samples of an Inspect log are listed
+// with their own sizes, and with the number of sessions their file holds;
+// a session that is its whole file is listed at the file's size.
+func TestSessionShareOfSource(t *testing.T) {
+	s := openTemp(t)
+	eval := filepath.Join(sharedData, "sessions/inspect-ai/inspect__2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval")
+	res := mustImport(t, s, eval)
+	pi := mustImport(t, s, filepath.Join(sharedData, "sessions/pi/agent-sessions__pi-v3-small.jsonl"))
+	list, err := s.Sessions(context.Background(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples int
+	for _, si := range list {
+		switch {
+		case si.Format == "inspect":
+			samples++
+			if si.SourceSessions != 10 || si.Bytes <= 0 || si.Bytes >= res.Bytes*2 || si.Bytes == res.Bytes {
+				t.Errorf("sample %s: %d bytes of a %d-byte file, %d sessions in it", si.ID, si.Bytes, res.Bytes, si.SourceSessions)
+			}
+		default:
+			if si.SourceSessions != 1 || si.Bytes != pi.Bytes {
+				t.Errorf("%s: %d bytes, %d sessions; want the file's %d and 1", si.ID, si.Bytes, si.SourceSessions, pi.Bytes)
+			}
+		}
+	}
+	if samples != 10 {
+		t.Errorf("%d samples listed, want 10", samples)
+	}
+}
+
+// TestRecordedTotalsKept: the totals an agent recorded for a session
+// survive the store.
+func TestRecordedTotalsKept(t *testing.T) {
+	s := openTemp(t)
+	path := "../ingest/minisweagent/testdata/samples/gemini-3-pro-django-16255.traj.json"
+	want, err := ingest.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustImport(t, s, path)
+	got, err := s.Load(res.Sessions[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Recorded == nil || !reflect.DeepEqual(got.Recorded, want.Recorded) {
+		t.Errorf("recorded %+v, want %+v", got.Recorded, want.Recorded)
+	}
+}

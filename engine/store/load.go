@@ -66,17 +66,18 @@ func loadSession(tx *sql.Tx, key string) (*session.Session, int64, error) {
 		id             int64
 		ss             session.Session
 		started, diags string
+		recorded       string
 		format         string
 	)
-	err := tx.QueryRow(`SELECT id, sid, format, version, agent, source, title, cwd, started, diagnostics FROM sessions WHERE key = ?`, key).
-		Scan(&id, &ss.ID, &format, &ss.Version, &ss.Agent, &ss.Source, &ss.Title, &ss.CWD, &started, &diags)
+	err := tx.QueryRow(`SELECT id, sid, format, version, agent, source, title, cwd, started, diagnostics, size, recorded FROM sessions WHERE key = ?`, key).
+		Scan(&id, &ss.ID, &format, &ss.Version, &ss.Agent, &ss.Source, &ss.Title, &ss.CWD, &started, &diags, &ss.Size, &recorded)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, 0, fmt.Errorf("session %q: %w", key, ErrNotFound)
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("load session %q: %w", key, err)
 	}
-	ss.Format, ss.Started = session.Format(format), parseTime(started)
+	ss.Format, ss.Started, ss.Recorded = session.Format(format), parseTime(started), parseRecorded(recorded)
 	if err := json.Unmarshal([]byte(diags), &ss.Diagnostics); err != nil {
 		return nil, 0, fmt.Errorf("load session %q: diagnostics: %w", key, err)
 	}

@@ -24,7 +24,9 @@ var seeds = []string{
 	`INSERT INTO annotations (scope, question, item, annotator, notes, time) VALUES ('m', 'q', 'i', 'a', '', '');`,
 	`UPDATE memory_sets SET metadata = '{"speakers":["A"]}' WHERE name = 'm';`,
 	`UPDATE sources SET importer = 1 WHERE id = 1;
-	 INSERT INTO blocks (entry_id, ord, type, size) VALUES ((SELECT id FROM entries LIMIT 1), 0, 'opaque', 1234);`,
+	 INSERT INTO blocks (entry_id, ord, type, redacted, tool_call_id, tool_name, is_error, mime, content_empty, size)
+	 VALUES ((SELECT id FROM entries LIMIT 1), 0, 'opaque', 0, '', '', 0, '', 0, 1234);`,
+	`UPDATE sessions SET size = 5, recorded = '{"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0},"from":"x"}' WHERE id = 1;`,
 }
 
 // createAt builds a workspace database at schema version v with the seed

@@ -16,6 +16,7 @@ var migrations = []migration{
 	{"annotations and settings", schemaAnnotations},
 	{"memory set metadata", schemaMemoryMetadata},
 	{"opaque blocks and importer versions", schemaOpaque},
+	{"a session's share of its source and the agent's totals", schemaSessionSize},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,
@@ -297,4 +298,13 @@ const schemaOpaque = `
 ALTER TABLE blocks ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE blocks ADD COLUMN implicit INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sources ADD COLUMN importer INTEGER NOT NULL DEFAULT 0;
+`
+
+// schemaSessionSize keeps how many bytes of its source a session takes
+// when the source holds several sessions (0: the whole source), and the
+// totals the agent recorded for the session (JSON of session.Recorded,
+// '' when it recorded none).
+const schemaSessionSize = `
+ALTER TABLE sessions ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN recorded TEXT NOT NULL DEFAULT '';
 `

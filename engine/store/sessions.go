@@ -21,10 +21,12 @@ type SessionInfo struct {
 	Threads  int       `json:"threads"`
 	Entries  int       `json:"entries"`
 	Messages int       `json:"messages"`
-	Bytes    int64     `json:"bytes"` // bytes of the source file stored
+	// Bytes is the session's share of its source file when the file
+	// holds several sessions and says how they divide it (an Inspect
+	// log's samples), else the file's size.
+	Bytes int64 `json:"bytes"`
 	// SourceSessions is how many stored sessions came from the same
-	// source file, whose size Bytes is (an Inspect log holds one session
-	// per sample).
+	// source file.
 	SourceSessions int `json:"sourceSessions"`
 	// Generation changes when the session is rewritten wholesale; Revision
 	// changes whenever its content or derived data does.
@@ -38,7 +40,7 @@ const sessionInfoQuery = `SELECT s.key, s.sid, s.format, s.agent, s.title, s.sou
 	(SELECT count(*) FROM threads t WHERE t.session_id = s.id),
 	(SELECT count(*) FROM entries e JOIN threads t ON t.id = e.thread_id WHERE t.session_id = s.id),
 	(SELECT count(*) FROM entries e JOIN threads t ON t.id = e.thread_id WHERE t.session_id = s.id AND e.role IS NOT NULL),
-	src.size, (SELECT count(*) FROM sessions o WHERE o.source_id = s.source_id), s.generation, s.revision, s.imported_at, s.updated_at
+	CASE WHEN s.size > 0 THEN s.size ELSE src.size END, (SELECT count(*) FROM sessions o WHERE o.source_id = s.source_id), s.generation, s.revision, s.imported_at, s.updated_at
 	FROM sessions s JOIN sources src ON src.id = s.source_id`
 
 // Sessions lists stored sessions, newest start first, skipping offset and

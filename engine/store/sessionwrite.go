@@ -63,9 +63,9 @@ func insertSession(w *txWriter, srcID int64, ss *session.Session) (SessionChange
 		return SessionChange{}, err
 	}
 	now := timeText(time.Now())
-	r, err := w.tx.Exec(`INSERT INTO sessions (key, source_id, sid, format, version, agent, source, title, cwd, started, diagnostics, imported_at, updated_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, key, srcID, ss.ID, string(ss.Format), ss.Version, ss.Agent, ss.Source, ss.Title, ss.CWD,
-		timeText(ss.Started), diags, now, now)
+	r, err := w.tx.Exec(`INSERT INTO sessions (key, source_id, sid, format, version, agent, source, title, cwd, started, diagnostics, imported_at, updated_at, size, recorded)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, key, srcID, ss.ID, string(ss.Format), ss.Version, ss.Agent, ss.Source, ss.Title, ss.CWD,
+		timeText(ss.Started), diags, now, now, ss.Size, recordedText(ss.Recorded))
 	if err != nil {
 		return SessionChange{}, fmt.Errorf("insert session: %w", err)
 	}
@@ -120,8 +120,8 @@ func updateSessionRow(tx *sql.Tx, id int64, ss *session.Session, newGeneration b
 		gen = 1
 	}
 	_, err = tx.Exec(`UPDATE sessions SET format = ?, version = ?, agent = ?, source = ?, title = ?, cwd = ?, started = ?, diagnostics = ?,
-		generation = generation + ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
-		string(ss.Format), ss.Version, ss.Agent, ss.Source, ss.Title, ss.CWD, timeText(ss.Started), diags, gen, timeText(time.Now()), id)
+		size = ?, recorded = ?, generation = generation + ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+		string(ss.Format), ss.Version, ss.Agent, ss.Source, ss.Title, ss.CWD, timeText(ss.Started), diags, ss.Size, recordedText(ss.Recorded), gen, timeText(time.Now()), id)
 	if err != nil {
 		return fmt.Errorf("update session: %w", err)
 	}
@@ -230,4 +230,29 @@ func keySafe(id string) string {
 		}
 	}
 	return strings.Trim(b.String(), "-.")
+}
+
+// recordedText encodes an agent's recorded totals for the sessions table:
+// "" when there are none.
+func recordedText(r *session.Recorded) string {
+	if r == nil {
+		return ""
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// parseRecorded decodes what recordedText wrote.
+func parseRecorded(text string) *session.Recorded {
+	if text == "" {
+		return nil
+	}
+	var r session.Recorded
+	if json.Unmarshal([]byte(text), &r) != nil {
+		return nil
+	}
+	return &r
 }

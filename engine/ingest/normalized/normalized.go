@@ -43,9 +43,12 @@ type sessionRecord struct {
 	Version int            `json:"version"`
 	Agent   string         `json:"agent"`
 	Source  string         `json:"source"`
-	Title   string         `json:"title"`
-	CWD     string         `json:"cwd"`
-	Started time.Time      `json:"started"`
+	Size    int64          `json:"size,omitempty"` // the session's share of its source, when it has several
+	// Recorded is the totals the agent recorded for the session.
+	Recorded *session.Recorded `json:"recorded,omitempty"`
+	Title    string            `json:"title"`
+	CWD      string            `json:"cwd"`
+	Started  time.Time         `json:"started"`
 }
 
 // threadRecord is a thread's header line.
@@ -87,7 +90,7 @@ func Write(w io.Writer, sessions ...*session.Session) error {
 
 func writeSession(enc *json.Encoder, s *session.Session) error {
 	err := enc.Encode(sessionRecord{Type: typeSession, Schema: Schema, ID: s.ID, Format: s.Format, Version: s.Version,
-		Agent: s.Agent, Source: s.Source, Title: s.Title, CWD: s.CWD, Started: s.Started})
+		Agent: s.Agent, Source: s.Source, Size: s.Size, Recorded: s.Recorded, Title: s.Title, CWD: s.CWD, Started: s.Started})
 	if err != nil {
 		return err
 	}

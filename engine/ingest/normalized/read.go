@@ -130,7 +130,7 @@ func readSession(line []byte, name string, n int) *session.Session {
 		return s
 	}
 	*s = session.Session{ID: rec.ID, Format: rec.Format, Version: rec.Version, Agent: rec.Agent, Source: rec.Source,
-		Title: rec.Title, CWD: rec.CWD, Started: rec.Started}
+		Size: rec.Size, Recorded: rec.Recorded, Title: rec.Title, CWD: rec.CWD, Started: rec.Started}
 	return s
 }
 

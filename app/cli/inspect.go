@@ -145,7 +145,29 @@ func printReport(w io.Writer, r *report.Report) {
 	fmt.Fprintf(tw, "tokens\t%s\n", counts(r.Tokens))
 	if n := len(r.RequestTokens); n > 0 {
 		last := r.RequestTokens[n-1]
-		fmt.Fprintf(tw, "last request input\t%s\n", counts(last.Tokens))
+		reported := ""
+		if last.Reported > 0 {
+			reported = fmt.Sprintf("; the provider reported %d", last.Reported)
+		}
+		fmt.Fprintf(tw, "last request input\t%s (estimates)%s\n", counts(last.Tokens), reported)
+	}
+	if r.WithUsage > 0 {
+		fmt.Fprintf(tw, "reported usage\t%s, by %d of %d responses\n", usageLine(r.Usage), r.WithUsage, r.Requests)
+	} else {
+		fmt.Fprintf(tw, "reported usage\tnone: the file records no provider usage\n")
+	}
+	if rec := r.Recorded; rec != nil {
+		extra := ""
+		if rec.Calls > 0 {
+			extra += fmt.Sprintf(", %d calls", rec.Calls)
+		}
+		if rec.Context > 0 {
+			extra += fmt.Sprintf(", last context %d", rec.Context)
+		}
+		fmt.Fprintf(tw, "agent's totals\t%s%s (%s)\n", usageLine(rec.Usage), extra, rec.From)
+		if more := rec.Usage.Prompt() - r.Usage.Prompt(); more > 0 && r.WithUsage > 0 {
+			fmt.Fprintf(tw, "\t%d input tokens more than the responses report: calls the file holds no response for\n", more)
+		}
 	}
 	fmt.Fprintf(tw, "compactions\t%d\n", len(r.Compactions))
 	fmt.Fprintf(tw, "episodes\t%d\n", len(r.Episodes))
@@ -173,4 +195,20 @@ func counts(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// usageLine formats a usage: its input by cache state, its output, and
+// its cost when recorded.
+func usageLine(u session.Usage) string {
+	if u.Prompt() == 0 && u.Output == 0 && u.Cost > 0 {
+		return fmt.Sprintf("cost $%.4f recorded (no token counts)", u.Cost)
+	}
+	out := fmt.Sprintf("input %d (cache read %d, cache write %d), output %d", u.Prompt(), u.CacheRead, u.CacheWrite, u.Output)
+	if u.Reasoning > 0 {
+		out += fmt.Sprintf(" (reasoning %d)", u.Reasoning)
+	}
+	if u.Cost > 0 {
+		out += fmt.Sprintf(", cost $%.4f recorded", u.Cost)
+	}
+	return out
 }

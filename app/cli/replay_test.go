@@ -125,3 +125,22 @@ func TestReplayEpisodesAuto(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the truncation named with its line", code, stderr)
 	}
 }
+
+// TestInspectReportsUsage: inspect prints the provider's usage next to
+// the estimates, and the agent's own totals with what they add.
+func TestInspectReportsUsage(t *testing.T) {
+	code, out, stderr := run(t, "inspect", "../../engine/ingest/openhands/testdata/samples/software-agent-sdk-goal-events.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"reported usage      input 71283 (cache read 34772, cache write 0), output 377, by 2 of 2 responses",
+		"agent's totals      input 107458 (cache read 68193, cache write 0), output 1347",
+		"36175 input tokens more than the responses report",
+		"the provider reported 35984",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -37,7 +37,9 @@ type summary struct {
 	Compactions     int            `json:"compactions"`
 	Requests        int            `json:"requests"`
 	Usage           session.Usage  `json:"usage"`
-	Diagnostics     []string       `json:"diagnostics"`
+	// Recorded sums the totals the agent recorded for each session.
+	Recorded    *session.Recorded `json:"recorded,omitempty"`
+	Diagnostics []string          `json:"diagnostics"`
 }
 
 func summarize(ss []*session.Session) *summary {
@@ -46,6 +48,19 @@ func summarize(ss []*session.Session) *summary {
 	for _, s := range ss {
 		sum.Format = s.Format
 		sum.Sessions++
+		if r := s.Recorded; r != nil {
+			if sum.Recorded == nil {
+				sum.Recorded = &session.Recorded{From: r.From}
+			}
+			sum.Recorded.Usage.Input += r.Usage.Input
+			sum.Recorded.Usage.Output += r.Usage.Output
+			sum.Recorded.Usage.CacheRead += r.Usage.CacheRead
+			sum.Recorded.Usage.CacheWrite += r.Usage.CacheWrite
+			sum.Recorded.Usage.Reasoning += r.Usage.Reasoning
+			sum.Recorded.Usage.Cost += r.Usage.Cost
+			sum.Recorded.Calls += r.Calls
+			sum.Recorded.Context += r.Context
+		}
 		for _, d := range s.Diagnostics {
 			sum.Diagnostics = append(sum.Diagnostics, d.String())
 		}

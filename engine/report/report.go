@@ -47,8 +47,13 @@ type Report struct {
 	// RequestTokens lists each request's input size, per counter, for the
 	// main thread.
 	RequestTokens []RequestTokens `json:"requestTokens"`
-	// Usage sums what providers reported.
-	Usage session.Usage `json:"usage"`
+	// Usage sums what providers reported, each response counted once;
+	// WithUsage is how many responses reported any.
+	Usage     session.Usage `json:"usage"`
+	WithUsage int           `json:"responsesWithUsage"`
+	// Recorded is the totals the agent itself recorded for the session,
+	// which may cover calls the file holds no response for.
+	Recorded *session.Recorded `json:"recorded,omitempty"`
 
 	Compactions []Compaction         `json:"compactions"`
 	Episodes    []cwl.Segment        `json:"episodes"`
@@ -99,7 +104,7 @@ func Compactions(t *session.Thread, reqs []*session.Request) []Compaction {
 func Build(s *session.Session, ledgers ...*tokens.Ledger) *Report {
 	r := &Report{
 		File: s.Source, Format: s.Format, Version: s.Version, Agent: s.Agent,
-		Session: s.ID, Title: s.Title, Started: s.Started, Threads: len(s.Threads),
+		Session: s.ID, Title: s.Title, Started: s.Started, Threads: len(s.Threads), Recorded: s.Recorded,
 		ByKind: map[string]int{}, ByRole: map[string]int{}, ByOrigin: map[string]int{},
 		ToolCallsByName: map[string]int{}, UnansweredByName: map[string]int{},
 		Tokens: map[string]int{}, Diagnostics: s.Diagnostics,
@@ -140,6 +145,7 @@ func (r *Report) countThread(t *session.Thread, ledgers []*tokens.Ledger) {
 			r.ByOrigin[m.Origin]++
 		}
 		if m.Usage != nil {
+			r.WithUsage++
 			r.Usage.Input += m.Usage.Input
 			r.Usage.Output += m.Usage.Output
 			r.Usage.CacheRead += m.Usage.CacheRead

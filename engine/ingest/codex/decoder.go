@@ -235,10 +235,13 @@ func (d *decoder) event(payload json.RawMessage, n int, ts timeT) {
 	if ev.Type == "token_count" {
 		d.open = nil
 		if ev.Info != nil && ev.Info.Last != nil && d.last != nil && d.last.Message.Usage == nil {
-			u := ev.Info.Last
-			d.last.Message.Usage = &session.Usage{Input: u.Input - u.Cached, CacheRead: u.Cached, Output: u.Output, Reasoning: u.Reasoning,
-				ContextWindow: ev.Info.ContextWindow}
+			u := ev.Info.Last.usage()
+			u.ContextWindow = ev.Info.ContextWindow
+			d.last.Message.Usage = &u
 			d.out = append(d.out, jsonl.Update{Thread: d.t, Entry: d.last, Merged: true})
+		}
+		if ev.Info != nil && ev.Info.Total != nil { // the running total: the last one stands
+			d.s.Recorded = &session.Recorded{Usage: ev.Info.Total.usage(), From: "token_count.info.total_token_usage"}
 		}
 	}
 	if ev.Type == "user_message" {

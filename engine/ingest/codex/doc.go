@@ -12,8 +12,9 @@
 //     message) are one response, so they become one assistant message;
 //     any input item (a user message, a call's output) ends it.
 //   - A reasoning item's summary becomes a thinking block; its
-//     encrypted_content becomes a Redacted thinking block, which is never
-//     rendered.
+//     encrypted_content, and an encrypted_content part of a message,
+//     become opaque blocks that keep only their size: they are not text,
+//     no text counter counts them, and they are never rendered.
 //   - function_call_output and custom_tool_call_output become tool
 //     messages linked by call_id.
 //   - event_msg token_count gives the usage of the response before it;

@@ -1,6 +1,9 @@
 package codex
 
-import "encoding/json"
+import (
+	"ctxscope/engine/session"
+	"encoding/json"
+)
 
 // line is one rollout line in either layout. Modern lines fill Type,
 // Timestamp and Payload; legacy header lines fill ID and Instructions;
@@ -55,15 +58,21 @@ type event struct {
 	Type string `json:"type"`
 	Info *struct {
 		Last          *tokenUsage `json:"last_token_usage"`
+		Total         *tokenUsage `json:"total_token_usage"`
 		ContextWindow int         `json:"model_context_window"`
 	} `json:"info"`
 }
 
 type tokenUsage struct {
-	Input     int `json:"input_tokens"`
+	Input     int `json:"input_tokens"` // cached tokens included
 	Cached    int `json:"cached_input_tokens"`
 	Output    int `json:"output_tokens"`
 	Reasoning int `json:"reasoning_output_tokens"`
+}
+
+// usage converts Codex's counts, whose input includes the cached tokens.
+func (u *tokenUsage) usage() session.Usage {
+	return session.Usage{Input: u.Input - u.Cached, CacheRead: u.Cached, Output: u.Output, Reasoning: u.Reasoning}
 }
 
 // turnContext is the payload of a turn_context record.

@@ -16,8 +16,10 @@
 //   - tool.execution_complete answers a tool call: a tool message, an
 //     error when it did not succeed.
 //   - session.truncation, Copilot dropping history to fit the context, is
-//     a compaction with no summary; session.shutdown's totals are kept
-//     with the metadata.
+//     a compaction with no summary.
+//   - session.shutdown holds a process's usage by model and the size of
+//     the context it last measured: the session's recorded totals, summed
+//     over the shutdowns of a resumed session.
 //   - Every other event is kept as metadata.
 package copilot
 
@@ -235,6 +237,9 @@ func (d *decoder) event(ev *event, dt *data, raw []byte, n int) {
 		e := d.add(ev, n, ts, session.EntryCompaction)
 		e.Compaction = &session.Compaction{TokensBefore: dt.PreTruncTokens}
 		e.Raw = append(json.RawMessage(nil), raw...)
+	case "session.shutdown":
+		d.recordShutdown(ev.Data)
+		d.meta(ev, raw, n, ts)
 	default:
 		d.meta(ev, raw, n, ts)
 	}

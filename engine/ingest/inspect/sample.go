@@ -18,6 +18,7 @@ type sample struct {
 	Messages    []json.RawMessage `json:"messages"`
 	Events      []sampleEvent     `json:"events"`
 	Attachments map[string]string `json:"attachments"`
+	ModelUsage  map[string]usage  `json:"model_usage"`
 }
 
 // sampleEvent is the part of a transcript event that matters: a model
@@ -35,13 +36,26 @@ type modelOutput struct {
 			ID string `json:"id"`
 		} `json:"message"`
 	} `json:"choices"`
-	Usage *struct {
-		Input     int `json:"input_tokens"`
-		Output    int `json:"output_tokens"`
-		CacheRead int `json:"input_tokens_cache_read"`
-		CacheW    int `json:"input_tokens_cache_write"`
-		Reasoning int `json:"reasoning_tokens"`
-	} `json:"usage"`
+	Usage *usage `json:"usage"`
+}
+
+// usage is Inspect's ModelUsage.
+type usage struct {
+	Input     int `json:"input_tokens"`
+	Output    int `json:"output_tokens"`
+	CacheRead int `json:"input_tokens_cache_read"`
+	CacheW    int `json:"input_tokens_cache_write"`
+	Reasoning int `json:"reasoning_tokens"`
+}
+
+// normalized converts Inspect's usage, whose input includes the cache's
+// tokens when the provider counts them so.
+func (u *usage) normalized() session.Usage {
+	out := session.Usage{Input: u.Input - u.CacheRead - u.CacheW, CacheRead: u.CacheRead, CacheWrite: u.CacheW, Output: u.Output, Reasoning: u.Reasoning}
+	if out.Input < 0 {
+		out.Input = u.Input
+	}
+	return out
 }
 
 // message is an Inspect ChatMessage.
@@ -80,7 +94,7 @@ type logInfo struct {
 // it in diagnostics.
 func convertSample(raw json.RawMessage, file string, line int, info logInfo) *session.Session {
 	t := &session.Thread{ID: "main", Kind: session.ThreadMain}
-	s := &session.Session{Format: session.FormatInspect, Agent: "inspect", Source: file, Threads: []*session.Thread{t}}
+	s := &session.Session{Format: session.FormatInspect, Agent: "inspect", Source: file, Threads: []*session.Thread{t}, Size: int64(len(raw))}
 	if info.Model != "" {
 		s.Agent = "inspect " + info.Model
 	}
@@ -113,6 +127,18 @@ func convertSample(raw json.RawMessage, file string, line int, info logInfo) *se
 		t.Entries = append(t.Entries, e)
 	}
 	applyUsage(t, sm.Events)
+	if len(sm.ModelUsage) > 0 {
+		rec := &session.Recorded{From: "sample.model_usage"}
+		for _, mu := range sm.ModelUsage {
+			u := mu.normalized()
+			rec.Usage.Input += u.Input
+			rec.Usage.CacheRead += u.CacheRead
+			rec.Usage.CacheWrite += u.CacheWrite
+			rec.Usage.Output += u.Output
+			rec.Usage.Reasoning += u.Reasoning
+		}
+		s.Recorded = rec
+	}
 	for _, ev := range sm.Events {
 		if ts := norm.Time(ev.Timestamp); !ts.IsZero() {
 			s.Started = ts
@@ -217,10 +243,7 @@ func applyUsage(t *session.Thread, events []sampleEvent) {
 		if m == nil || m.Usage != nil {
 			continue
 		}
-		u := out.Usage
-		m.Usage = &session.Usage{Input: u.Input - u.CacheRead - u.CacheW, CacheRead: u.CacheRead, CacheWrite: u.CacheW, Output: u.Output, Reasoning: u.Reasoning}
-		if m.Usage.Input < 0 {
-			m.Usage.Input = u.Input
-		}
+		u := out.Usage.normalized()
+		m.Usage = &u
 	}
 }

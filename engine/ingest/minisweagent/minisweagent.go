@@ -166,6 +166,9 @@ func (Importer) Import(r io.Reader, name string) (*session.Session, error) {
 	if inf.MiniVersion != "" {
 		s.Agent = "mini-swe-agent " + inf.MiniVersion
 	}
+	if st := inf.ModelStats; st.APICalls > 0 || st.InstanceCost > 0 {
+		s.Recorded = &session.Recorded{Usage: session.Usage{Cost: st.InstanceCost}, Calls: st.APICalls, From: "info.model_stats"}
+	}
 	if len(t.Entries) == 0 && err == nil {
 		norm.Diag(s, name, 1, session.SeverityWarning, "the trajectory has no messages")
 	}

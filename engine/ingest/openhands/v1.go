@@ -227,11 +227,27 @@ func (b *builder) stats(raw json.RawMessage) {
 	var v struct {
 		UsageToMetrics map[string]struct {
 			Accumulated *tokenUsage `json:"accumulated_token_usage"`
+			Cost        float64     `json:"accumulated_cost"`
 		} `json:"usage_to_metrics"`
 	}
 	if json.Unmarshal(raw, &v) != nil {
 		return
 	}
+	// The session's totals are those of every LLM the agent used: the
+	// agent's own ("default") and its condenser's.
+	rec := &session.Recorded{From: "stats.usage_to_metrics.*.accumulated_token_usage"}
+	for _, m := range v.UsageToMetrics {
+		if m.Accumulated != nil {
+			u := usageOf(*m.Accumulated)
+			rec.Usage.Input += u.Input
+			rec.Usage.CacheRead += u.CacheRead
+			rec.Usage.CacheWrite += u.CacheWrite
+			rec.Usage.Output += u.Output
+			rec.Usage.Reasoning += u.Reasoning
+		}
+		rec.Usage.Cost += m.Cost
+	}
+	b.s.Recorded = rec
 	acc := v.UsageToMetrics["default"].Accumulated
 	if acc == nil {
 		return

@@ -14,7 +14,7 @@ export interface SessionInfo {
   format: string;
   agent: string;
   source: string;
-  /** Size of the source file, which may hold several sessions. */
+  /** The session's part of its source file when the file holds several and says how they divide it, else the file's size. */
   bytes: number;
   /** How many sessions the source file holds. */
   sourceSessions: number;

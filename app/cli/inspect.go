@@ -147,9 +147,16 @@ func printReport(w io.Writer, r *report.Report) {
 		last := r.RequestTokens[n-1]
 		reported := ""
 		if last.Reported > 0 {
-			reported = fmt.Sprintf("; the provider reported %d", last.Reported)
+			reported = fmt.Sprintf("; calibrated %d; the provider reported %d", last.Calibrated, last.Reported)
 		}
 		fmt.Fprintf(tw, "last request input\t%s (estimates)%s\n", counts(last.Tokens), reported)
+	}
+	if c := r.Calibration; c != nil && c.N > 0 {
+		errs := "too few requests to score its online error"
+		if c.Scored > 0 {
+			errs = fmt.Sprintf("online error median %.1f%%, p95 %.1f%% over %d requests", 100*c.MedianError, 100*c.P95Error, c.Scored)
+		}
+		fmt.Fprintf(tw, "calibration\treported ≈ %.0f + %.3f × %s (%d reported requests); %s\n", c.Overhead, c.Ratio, c.Counter, c.N, errs)
 	}
 	if r.WithUsage > 0 {
 		fmt.Fprintf(tw, "reported usage\t%s, by %d of %d responses\n", usageLine(r.Usage), r.WithUsage, r.Requests)

@@ -54,6 +54,9 @@ type Report struct {
 	// Recorded is the totals the agent itself recorded for the session,
 	// which may cover calls the file holds no response for.
 	Recorded *session.Recorded `json:"recorded,omitempty"`
+	// Calibration fits reported ≈ overhead + ratio × counted online over
+	// every thread; requestTokens[].calibrated are its predictions.
+	Calibration *tokens.Calibration `json:"calibration,omitempty"`
 
 	Compactions []Compaction         `json:"compactions"`
 	Episodes    []cwl.Segment        `json:"episodes"`
@@ -68,6 +71,9 @@ type RequestTokens struct {
 	Line     int            `json:"line"`
 	Tokens   map[string]int `json:"tokens"`
 	Reported int            `json:"reported,omitempty"`
+	// Calibrated is the input predicted from the requests before this
+	// one (see Report.Calibration).
+	Calibrated int `json:"calibrated"`
 }
 
 // Compaction is a compaction marker of the source agent.
@@ -125,8 +131,36 @@ func Build(s *session.Session, ledgers ...*tokens.Ledger) *Report {
 	}
 	if main := s.Main(); main != nil {
 		r.measureMain(main, ledgers)
+		r.calibrate(s, ledgers)
 	}
 	return r
+}
+
+// calibrate fits the provider's usage on the counts of the estimator (or
+// the first counter) over every thread, and gives each request of the
+// main thread its calibrated input.
+func (r *Report) calibrate(s *session.Session, ledgers []*tokens.Ledger) {
+	if len(ledgers) == 0 {
+		return
+	}
+	l := ledgers[0]
+	for _, x := range ledgers {
+		if x.Counter().Name() == "estimate" {
+			l = x
+		}
+	}
+	threads, cal := Calibrate(s.Threads, l)
+	r.Calibration = &cal
+	for _, tc := range threads {
+		if tc.Thread != s.Main() {
+			continue
+		}
+		for k, p := range tc.Predictions {
+			if k < len(r.RequestTokens) {
+				r.RequestTokens[k].Calibrated = p.Tokens
+			}
+		}
+	}
 }
 
 func (r *Report) countThread(t *session.Thread, ledgers []*tokens.Ledger) {

@@ -25,7 +25,9 @@ type Source struct {
 }
 
 // String names the source for a reader: package, version and date.
-func (s Source) String() string { return fmt.Sprintf("%s %s (taken %s)", s.Package, s.Version, s.Taken) }
+func (s Source) String() string {
+	return fmt.Sprintf("%s %s (taken %s)", s.Package, s.Version, s.Taken)
+}
 
 // Catalog holds the providers and models with their prices.
 type Catalog struct {

@@ -30,11 +30,11 @@ const (
 // Session is one imported agent session: its threads and what the importer
 // had to say about the source.
 type Session struct {
-	ID      string    `json:"id"`      // the source's session id, or one derived from the file
-	Format  Format    `json:"format"`  // the format the session was read from
-	Version int       `json:"version"` // the format's own version number, 0 when it has none
-	Agent   string    `json:"agent"`   // the agent that wrote it, with its version when known
-	Source  string    `json:"source"`  // the file (or files) it was read from
+	ID      string `json:"id"`      // the source's session id, or one derived from the file
+	Format  Format `json:"format"`  // the format the session was read from
+	Version int    `json:"version"` // the format's own version number, 0 when it has none
+	Agent   string `json:"agent"`   // the agent that wrote it, with its version when known
+	Source  string `json:"source"`  // the file (or files) it was read from
 	// Size is how many bytes of the source hold this session when the
 	// source holds several (an Inspect log's sample); 0 when the session
 	// is the whole source.
@@ -42,9 +42,9 @@ type Session struct {
 	// Recorded holds the totals the agent recorded for the session, when
 	// it records any.
 	Recorded *Recorded `json:"recorded,omitempty"`
-	Title   string    `json:"title"`   // a short human title, when the source has one
-	CWD     string    `json:"cwd"`     // the agent's working directory, when recorded
-	Started time.Time `json:"started"` // the session's start time, zero when unknown
+	Title    string    `json:"title"`   // a short human title, when the source has one
+	CWD      string    `json:"cwd"`     // the agent's working directory, when recorded
+	Started  time.Time `json:"started"` // the session's start time, zero when unknown
 
 	Threads     []*Thread    `json:"threads"`     // the main thread first
 	Diagnostics []Diagnostic `json:"diagnostics"` // problems found while importing

@@ -303,7 +303,7 @@ ALTER TABLE sources ADD COLUMN importer INTEGER NOT NULL DEFAULT 0;
 // schemaSessionSize keeps how many bytes of its source a session takes
 // when the source holds several sessions (0: the whole source), and the
 // totals the agent recorded for the session (JSON of session.Recorded,
-// '' when it recorded none).
+// ” when it recorded none).
 const schemaSessionSize = `
 ALTER TABLE sessions ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN recorded TEXT NOT NULL DEFAULT '';

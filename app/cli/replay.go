@@ -11,13 +11,14 @@ import (
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/inputfile"
+	"ctxscope/engine/pricing"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
 
 var replayCommand = command{
 	name:    "replay",
-	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer estimate|o200k|cl100k] [--episodes auto|declared|inferred] [--thread ID] [--json] [--detail]",
+	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer auto|calibrated|estimate|o200k|cl100k] [--episodes auto|declared|inferred] [--thread ID] [--json] [--detail]",
 	summary: "replay CWL eviction over every LLM request of a session",
 	run:     runReplay,
 }
@@ -34,7 +35,7 @@ func addReplayFlags(fs interface {
 	Int(name string, value int, usage string) *int
 }) replayFlags {
 	return replayFlags{
-		tokenizer:  fs.String("tokenizer", "estimate", "token counter: estimate, o200k or cl100k"),
+		tokenizer:  fs.String("tokenizer", "auto", "token counter: estimate, o200k, cl100k, calibrated (the provider's tokens, fitted online on the usage the session reports), or auto (calibrated when the session reports usage, else estimate)"),
 		episodes:   fs.String("episodes", "auto", "episodes: declared (delimiter calls), inferred (from tool use), or auto (declared when the thread has delimiter calls)"),
 		thread:     fs.String("thread", "", "replay this thread (an id `inspect` lists, or its index) instead of the main one"),
 		tools:      fs.String("tools", "", "JSON file of tool names to classes (search, read, shell, edit, durable) overriding the built-in table"),
@@ -48,9 +49,14 @@ func addReplayFlags(fs interface {
 // thread --thread names.
 func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.RunOptions, error) {
 	var o cwl.RunOptions
-	counter, err := tokens.ByName(*f.tokenizer)
+	name := *f.tokenizer
+	calibrate := name == "calibrated" || name == "auto"
+	if calibrate {
+		name = "estimate"
+	}
+	counter, err := tokens.ByName(name)
 	if err != nil {
-		return nil, nil, o, usageError("%v", err)
+		return nil, nil, o, usageError("%v (or calibrated, auto)", err)
 	}
 	tools := cwl.DefaultClassifier()
 	if *f.tools != "" {
@@ -92,6 +98,22 @@ func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.
 	}
 	if err != nil {
 		return nil, nil, o, usageError("%v", err)
+	}
+	if calibrate {
+		scales, cal := r.Calibrate()
+		switch {
+		case cal.N > 0:
+			o.Calibration = scales
+		case *f.tokenizer == "calibrated":
+			return nil, nil, o, usageError("--tokenizer calibrated: %s records no provider usage to calibrate on; use estimate, o200k or cl100k", path)
+		}
+	}
+	if o.Prices == (cwl.Prices{}) {
+		catalog, err := pricing.Default()
+		if err != nil {
+			return nil, nil, o, err
+		}
+		o.RequestPrices, o.PriceSource = r.PricesFromCatalog(catalog), catalog.Source.String()
 	}
 	return r, s, o, nil
 }
@@ -208,7 +230,7 @@ func printReplay(w io.Writer, file string, s cwl.ReplaySummary, t *cwl.Timeline,
 	}
 	fmt.Fprintf(tw, "over budget\t%d request(s)\n", s.Unreachable)
 	fmt.Fprintf(tw, "cache\t%.1f%% of input read from cache\n", 100*s.CachedRatio)
-	fmt.Fprintf(tw, "cost\t$%.4f (%d summarization calls)\n", s.Cost, t.Cost.ExtraCalls)
+	fmt.Fprintf(tw, "cost\t%s\n", costLine(t.Cost))
 	fmt.Fprintf(tw, "look-back\t%d re-read(s) of evicted reads\n", s.LookBack)
 	fmt.Fprintf(tw, "diagnostics\t%d\n", len(diags))
 	tw.Flush()
@@ -274,4 +296,21 @@ func pickThread(s *session.Session, want string) (*session.Thread, error) {
 		ids[i] = fmt.Sprintf("%d=%s", i, t.ID)
 	}
 	return nil, usageError("no thread %q; the session has %s", want, strings.Join(ids, ", "))
+}
+
+// costLine says what a replay costs, priced with which models from where,
+// and which models have no price.
+func costLine(c cwl.CostSummary) string {
+	if c.Priced == 0 {
+		return fmt.Sprintf("not priced: no price for %s in %s", strings.Join(c.NoPrice, ", "), c.PriceSource)
+	}
+	out := fmt.Sprintf("$%.4f", c.Cost)
+	if c.ExtraCalls > 0 {
+		out += fmt.Sprintf(" (%d summarization calls)", c.ExtraCalls)
+	}
+	out += fmt.Sprintf(", %d of %d requests priced as %s from %s", c.Priced, c.Requests, strings.Join(c.Models, ", "), c.PriceSource)
+	if len(c.NoPrice) > 0 {
+		out += "; no price for " + strings.Join(c.NoPrice, ", ")
+	}
+	return out
 }

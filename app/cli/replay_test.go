@@ -39,7 +39,7 @@ func TestReplayGolden(t *testing.T) {
 	for _, tc := range replayGoldens {
 		var out strings.Builder
 		for _, pol := range []string{"paper", "pi-cwl", "none", "truncate", "compact"} {
-			args := []string{"replay", sessions + tc.file, "--budget", "20000", "--episodes", "inferred", "--policy", pol}
+			args := []string{"replay", sessions + tc.file, "--budget", "20000", "--episodes", "inferred", "--tokenizer", "estimate", "--policy", pol}
 			if tc.thread != "" {
 				args = append(args, "--thread", tc.thread)
 			}
@@ -142,5 +142,23 @@ func TestInspectReportsUsage(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestReplayTokenizerAuto: by default a session with provider usage is
+// replayed in calibrated provider tokens, and says so; one without usage
+// in the estimator's; asking for calibration without usage is refused.
+func TestReplayTokenizerAuto(t *testing.T) {
+	_, out, _ := run(t, "replay", sessions+"pi/pi-cwl__large-session.jsonl", "--budget", "50k")
+	if !strings.Contains(out, "(calibrated estimate)") || !strings.Contains(out, "priced as claude-sonnet-4-5") {
+		t.Errorf("with usage:\n%s", out)
+	}
+	_, out, _ = run(t, "replay", sessions+"swe-agent/swe-agent__fc-replace-from-source__marshmallow-1867.traj", "--budget", "50k")
+	if !strings.Contains(out, "tokens (estimate)") || !strings.Contains(out, "not priced: no price for") {
+		t.Errorf("without usage:\n%s", out)
+	}
+	code, _, stderr := run(t, "replay", sessions+"swe-agent/swe-agent__fc-replace-from-source__marshmallow-1867.traj", "--budget", "50k", "--tokenizer", "calibrated")
+	if code != 2 || !strings.Contains(stderr, "no provider usage to calibrate on") {
+		t.Errorf("exit %d, %q", code, stderr)
 	}
 }

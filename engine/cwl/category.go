@@ -12,6 +12,7 @@ const (
 	catReadOutput                                      // results of read tools (level 3)
 	catShellOutput                                     // results of shell tools (level 3)
 	catEditOutput                                      // results of edit tools
+	catUnlogged                                        // what the provider counted that the log does not hold (calibrated replays)
 	numCatsTotal
 )
 
@@ -21,11 +22,12 @@ const numCats = numCatsTotal
 // categoryNames names every replay category in [Point.Cats] order.
 var categoryNames = func() []string {
 	names := append([]string(nil), tokens.CategoryNames()...)
-	return append(names, "toolResult.search", "toolResult.read", "toolResult.shell", "toolResult.edit")
+	return append(names, "toolResult.search", "toolResult.read", "toolResult.shell", "toolResult.edit", "unlogged")
 }()
 
 // CategoryNames lists the replay's categories in [Point.Cats] order: the
-// ledger's categories, then tool output by tool class.
+// ledger's categories, then tool output by tool class, then the unlogged
+// input a calibrated replay adds.
 func CategoryNames() []string { return append([]string(nil), categoryNames...) }
 
 // outputCategory returns the category of a tool result produced by a tool

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 
 	"ctxscope/engine/session"
 )
@@ -16,18 +17,23 @@ type Prices struct {
 	Output     float64 `json:"output"`
 }
 
-// DefaultPrices are Anthropic's list prices for Claude Sonnet 4 (5-minute
-// cache writes).
-var DefaultPrices = Prices{Input: 3, CacheWrite: 3.75, CacheRead: 0.30, Output: 15}
-
 // ParsePrices reads a price table from JSON such as
 // {"input":3,"cacheWrite":3.75,"cacheRead":0.3,"output":15}.
 func ParsePrices(raw []byte) (Prices, error) {
-	p := DefaultPrices
+	var p Prices
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return Prices{}, fmt.Errorf("cwl: price table: %w", err)
 	}
 	return p, nil
+}
+
+// RequestPrice is the price table of one request's model, or why there is
+// none.
+type RequestPrice struct {
+	Prices Prices `json:"prices"`
+	Model  string `json:"model"`
+	// OK is false when the model has no price ("no price for MODEL").
+	OK bool `json:"ok"`
 }
 
 // CostSummary totals a replay under the cost and cache model.
@@ -45,50 +51,105 @@ type CostSummary struct {
 	CachedRatio  float64 `json:"cachedRatio"`  // CacheRead / Input
 	Cost         float64 `json:"cost"`         // with prompt caching, in US dollars
 	CostUncached float64 `json:"costUncached"` // the same tokens without caching
-	Prices       Prices  `json:"prices"`
+	// Priced is how many requests had a price; Cost covers those only.
+	// NoPrice names the models without one; Models those priced.
+	Priced  int      `json:"priced"`
+	NoPrice []string `json:"noPrice,omitempty"`
+	Models  []string `json:"models,omitempty"`
+	// PriceSource says where the prices come from: a catalog and its
+	// version, or a table the user gave.
+	PriceSource string `json:"priceSource"`
 }
 
 func (r *Replayer) summarize(t *Timeline, o RunOptions) CostSummary {
-	s := CostSummary{Requests: len(t.Requests), Prices: o.Prices}
+	s := CostSummary{Requests: len(t.Requests), PriceSource: o.PriceSource}
+	noPrice, priced := map[string]bool{}, map[string]bool{}
+	var cost, uncached float64
 	for k := range t.Requests {
 		pt := &t.Requests[k]
-		s.Input += int64(pt.After)
-		s.CacheRead += int64(pt.Cached)
-		s.CacheWrite += int64(pt.After - pt.Cached)
-		s.Output += int64(r.output[k])
+		in, cr, out := int64(pt.After), int64(pt.Cached), int64(r.output[k])
+		if c := pt.Summary; c != nil {
+			s.ExtraCalls++
+			in += int64(c.Input)
+			cr += int64(c.Cached)
+			out += int64(c.Output)
+		}
+		s.Input += in
+		s.CacheRead += cr
+		s.CacheWrite += in - cr
+		s.Output += out
 		s.Peak = max(s.Peak, pt.After)
 		s.Evictions += len(pt.Evictions)
 		s.LookBack += pt.LookBack
 		if pt.Unreachable != nil {
 			s.Unreachable++
 		}
-		if c := pt.Summary; c != nil {
-			s.ExtraCalls++
-			s.Input += int64(c.Input)
-			s.CacheRead += int64(c.Cached)
-			s.CacheWrite += int64(c.Input - c.Cached)
-			s.Output += int64(c.Output)
+		p, ok := o.priceOf(k)
+		if !ok {
+			noPrice[o.modelOf(k)] = true
+			continue
 		}
+		priced[o.modelOf(k)] = true
+		s.Priced++
+		cost += float64(cr)*p.CacheRead + float64(in-cr)*p.CacheWrite + float64(out)*p.Output
+		uncached += float64(in)*p.Input + float64(out)*p.Output
 	}
 	if s.Input > 0 {
-		s.CachedRatio = float64(s.CacheRead) / float64(s.Input)
+		s.CachedRatio = round6(float64(s.CacheRead) / float64(s.Input))
 	}
-	p := o.Prices
-	s.Cost = round6((float64(s.CacheRead)*p.CacheRead + float64(s.CacheWrite)*p.CacheWrite + float64(s.Output)*p.Output) / 1e6)
-	s.CostUncached = round6((float64(s.Input)*p.Input + float64(s.Output)*p.Output) / 1e6)
-	s.CachedRatio = round6(s.CachedRatio)
+	s.Cost, s.CostUncached = round6(cost/1e6), round6(uncached/1e6)
+	s.NoPrice, s.Models = sortedKeys(noPrice), sortedKeys(priced)
 	return s
+}
+
+// priceOf returns request k's prices: the table the user gave for every
+// request, else the request's own model's.
+func (o RunOptions) priceOf(k int) (Prices, bool) {
+	if o.Prices != (Prices{}) {
+		return o.Prices, true
+	}
+	if k < len(o.RequestPrices) && o.RequestPrices[k].OK {
+		return o.RequestPrices[k].Prices, true
+	}
+	return Prices{}, false
+}
+
+// modelOf names request k's model for the cost summary.
+func (o RunOptions) modelOf(k int) string {
+	if o.Prices != (Prices{}) {
+		return "(the given price table)"
+	}
+	if k < len(o.RequestPrices) && o.RequestPrices[k].Model != "" {
+		return o.RequestPrices[k].Model
+	}
+	return "(no model recorded)"
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // assumptions states what a replay's numbers take for granted.
 func assumptions(o RunOptions, mode EpisodeMode) []string {
+	counts := "Token counts are the counter's over the messages only; system prompts and tool schemas that the source did not record are not counted."
+	if o.Calibration != nil {
+		counts = "Token counts are the provider's as calibrated online: for each request, overhead + ratio × the counter's count, fitted on the usage reported by the requests before it; the overhead stands for what the provider counted that the log does not hold (system prompt, tool schemas) and shows as the unlogged category; the budget is in these tokens."
+	}
 	a := []string{
-		"Token counts are the counter's over the messages only; system prompts and tool schemas that the source did not record are not counted.",
+		counts,
 		"Each request's input is the policy's view of the messages before the request's response; the responses are the recorded ones, not re-generated under the policy.",
 		"Prompt cache: the part of an input identical to the start of the previous input is read from cache; everything after it is written to cache; entries never expire.",
-		"Cost uses the price table per million tokens: cache reads, cache writes and output; output tokens are the provider-reported ones (0 where the source has no usage).",
+		"Cost prices each request with its own model's rates (cache reads, cache writes, output) from the price catalog, or with the table given; a model without a price is left out and named; output tokens are the provider-reported ones (0 where the source has no usage).",
 		"Look-back proxy: a response's read of a path counts when an earlier read of the same path is evicted from that request's input.",
 	}
 	switch o.Policy {

@@ -13,7 +13,16 @@ type RunOptions struct {
 	// Detail records the messages and blocks each eviction removed.
 	Detail  bool
 	Compact CompactOptions
-	Prices  Prices // zero means DefaultPrices
+	// Prices, when set, prices every request; otherwise RequestPrices
+	// gives each request its own model's (see PricesFromCatalog), and a
+	// request without one is not priced.
+	Prices        Prices
+	RequestPrices []RequestPrice
+	PriceSource   string
+	// Calibration, when set, gives each request's scale from counted to
+	// provider tokens (see tokens.Calibrate): the budget is then in the
+	// provider's tokens and the timeline's figures too.
+	Calibration []Scale
 }
 
 // Policies lists the policy names Run accepts.
@@ -31,6 +40,11 @@ func (r *Replayer) Run(o RunOptions) (*Timeline, error) {
 	if err := r.runUntil(o, len(r.reqs)-1, t.Requests); err != nil {
 		return nil, err
 	}
+	if o.Calibration != nil {
+		for k := range t.Requests {
+			t.Requests[k].scale(o.Calibration[k])
+		}
+	}
 	t.Cost = r.summarize(t, o)
 	t.Assumptions = assumptions(o, r.Mode)
 	return t, nil
@@ -43,8 +57,14 @@ func (r *Replayer) normalize(o RunOptions) (RunOptions, error) {
 	if o.Budget < 0 {
 		return o, fmt.Errorf("cwl: negative budget %d", o.Budget)
 	}
-	if o.Prices == (Prices{}) {
-		o.Prices = DefaultPrices
+	if o.Calibration != nil && len(o.Calibration) != len(r.reqs) {
+		return o, fmt.Errorf("cwl: %d calibration scales for %d requests", len(o.Calibration), len(r.reqs))
+	}
+	if o.RequestPrices != nil && len(o.RequestPrices) != len(r.reqs) {
+		return o, fmt.Errorf("cwl: %d request prices for %d requests", len(o.RequestPrices), len(r.reqs))
+	}
+	if o.Prices != (Prices{}) && o.PriceSource == "" {
+		o.PriceSource = "the given price table"
 	}
 	o.Compact = o.Compact.withDefaults(o.Budget)
 	return o, nil
@@ -54,18 +74,18 @@ func (r *Replayer) normalize(o RunOptions) (RunOptions, error) {
 // last+1 points), leaving each context's policy state as of its last
 // replayed request.
 func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
-	var step func(k int, c *replayCtx, pt *Point)
+	var step func(k int, c *replayCtx, pt *Point, o RunOptions)
 	switch o.Policy {
 	case PolicyNone:
-		step = func(k int, c *replayCtx, pt *Point) { r.stepNone(k, c, pt) }
+		step = func(k int, c *replayCtx, pt *Point, _ RunOptions) { r.stepNone(k, c, pt) }
 	case PolicyPaper:
-		step = func(k int, c *replayCtx, pt *Point) { r.stepPaper(k, c, pt, o) }
+		step = r.stepPaper
 	case PolicyPiCWL:
-		step = func(k int, c *replayCtx, pt *Point) { r.stepPi(k, c, pt, o) }
+		step = r.stepPi
 	case PolicyTruncate:
-		step = func(k int, c *replayCtx, pt *Point) { r.stepTruncate(k, c, pt, o) }
+		step = r.stepTruncate
 	case PolicyCompact:
-		step = func(k int, c *replayCtx, pt *Point) { r.stepCompact(k, c, pt, o) }
+		step = r.stepCompact
 	default:
 		return fmt.Errorf("cwl: unknown policy %q (want one of paper, pi-cwl, none, truncate, compact)", o.Policy)
 	}
@@ -77,7 +97,9 @@ func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
 		pt := &pts[k]
 		n := r.reqs[k].Len
 		*pt = Point{Request: k, Context: int(r.reqCtx[k]), Messages: n, Before: c.plan.Tokens(n)}
-		step(k, c, pt)
+		ok := o
+		ok.Budget = o.budgetAt(k)
+		step(k, c, pt, ok)
 	}
 	return nil
 }

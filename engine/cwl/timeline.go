@@ -135,7 +135,11 @@ func roundCats(c [numCats]float64) [numCats]int32 {
 }
 
 func newTimeline(r *Replayer, o RunOptions) *Timeline {
-	return &Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.Counter,
+	counter := r.Counter
+	if o.Calibration != nil {
+		counter = "calibrated " + counter
+	}
+	return &Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: counter,
 		Categories: CategoryNames(), Requests: make([]Point, len(r.reqs))}
 }
 

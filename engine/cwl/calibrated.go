@@ -1,0 +1,120 @@
+package cwl
+
+import (
+	"ctxscope/engine/pricing"
+	"ctxscope/engine/tokens"
+	"math"
+)
+
+// Scale is how one request's counted input becomes the provider's:
+// Overhead + Ratio × counted, where the overhead is what the provider
+// counts that the log does not hold (see tokens.Calibrate).
+type Scale struct {
+	Overhead float64 `json:"overhead"`
+	Ratio    float64 `json:"ratio"`
+}
+
+// Tokens returns the provider's size of a counted input.
+func (s Scale) Tokens(counted int) int {
+	return max(0, int(math.Round(s.Overhead+s.Ratio*float64(counted))))
+}
+
+// counted returns the counted size whose provider's size is tokens: the
+// budget a policy works to when the budget is in provider tokens.
+func (s Scale) counted(tokens int) int {
+	if s.Ratio <= 0 {
+		return tokens
+	}
+	return max(0, int(math.Floor((float64(tokens)-s.Overhead)/s.Ratio)))
+}
+
+// budgetAt returns the budget request k is replayed to, in the counter's
+// units.
+func (o RunOptions) budgetAt(k int) int {
+	if o.Calibration == nil {
+		return o.Budget
+	}
+	return o.Calibration[k].counted(o.Budget)
+}
+
+// scale turns a replayed point's figures into the provider's tokens: the
+// inputs gain the overhead (held by the unlogged category), and what the
+// log holds is multiplied by the ratio.
+func (pt *Point) scale(s Scale) {
+	ratio := func(v int) int { return int(math.Round(s.Ratio * float64(v))) }
+	pt.Before = s.Tokens(pt.Before)
+	pt.After = s.Tokens(pt.After)
+	if pt.Cached > 0 {
+		pt.Cached = min(s.Tokens(pt.Cached), pt.After)
+	}
+	for i := range pt.Cats {
+		pt.Cats[i] = int32(math.Round(s.Ratio * float64(pt.Cats[i])))
+	}
+	pt.Cats[catUnlogged] = int32(math.Round(max(s.Overhead, 0)))
+	for i := range pt.Evictions {
+		pt.Evictions[i].Freed = ratio(pt.Evictions[i].Freed)
+	}
+	if u := pt.Unreachable; u != nil {
+		u.Over, u.Protected = ratio(u.Over), s.Tokens(u.Protected)
+	}
+	if c := pt.Summary; c != nil {
+		c.Input = s.Tokens(c.Input)
+		if c.Cached > 0 {
+			c.Cached = min(s.Tokens(c.Cached), c.Input)
+		}
+	}
+}
+
+// Calibrate fits the provider's reported input on the replayer's counts,
+// online (see tokens.Calibrate): each request's scale comes from the
+// requests before it. The scales go in RunOptions.Calibration.
+func (r *Replayer) Calibrate() ([]Scale, tokens.Calibration) {
+	obs := make([]tokens.Observation, len(r.reqs))
+	for k, q := range r.reqs {
+		m := q.Entry.Message
+		obs[k] = tokens.Observation{Group: m.Model, Counted: r.ctxs[r.reqCtx[k]].plan.Tokens(q.Len)}
+		if m.Usage != nil {
+			obs[k].Reported = m.Usage.Prompt()
+		}
+	}
+	pred, cal := tokens.Calibrate(r.Counter, obs)
+	scales := make([]Scale, len(pred))
+	for k, p := range pred {
+		scales[k] = Scale{Overhead: p.Overhead, Ratio: p.Ratio}
+	}
+	return scales, cal
+}
+
+// Reported returns the input each request's provider reported (0 when it
+// did not) and its output.
+func (r *Replayer) Reported() (input, output []int) {
+	input, output = make([]int, len(r.reqs)), make([]int, len(r.reqs))
+	for k, q := range r.reqs {
+		if u := q.Entry.Message.Usage; u != nil {
+			input[k], output[k] = u.Prompt(), u.Output
+		}
+	}
+	return input, output
+}
+
+// PricesFromCatalog prices each request with its own model from catalog
+// c (the rates at the request's time and for its reported input size).
+func (r *Replayer) PricesFromCatalog(c *pricing.Catalog) []RequestPrice {
+	out := make([]RequestPrice, len(r.reqs))
+	for k, q := range r.reqs {
+		m := q.Entry.Message
+		out[k].Model = m.Model
+		model, err := c.Lookup(m.Provider, m.Model)
+		if err != nil {
+			continue
+		}
+		prompt := 0
+		if m.Usage != nil {
+			prompt = m.Usage.Prompt()
+		}
+		rt := model.Rates(m.Time, prompt)
+		out[k] = RequestPrice{Model: model.ID, OK: true,
+			Prices: Prices{Input: rt.Input, CacheRead: rt.CacheRead, CacheWrite: rt.CacheWrite, Output: rt.Output}}
+	}
+	return out
+}

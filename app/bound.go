@@ -18,7 +18,7 @@ var boundMethods = map[string][]string{
 	"Sessions": {"List", "Initial", "OpenPath", "Import", "OpenDialog", "OpenDemo", "Delete", "Open", "MarkSeen",
 		"Counters", "Timeline"},
 	"UI": {"Environment", "Rendered"},
-	"Debugger": {"Policies", "Threads", "Replay", "Context", "Block", "Sweep", "ExportReplay", "ExportTimelineSVG",
+	"Debugger": {"Policies", "Counters", "Threads", "Replay", "Context", "Block", "Sweep", "ExportReplay", "ExportTimelineSVG",
 		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate"},
 	"Live": {"Discovery", "SetDiscovery", "Follow", "Unfollow", "Following"},
 	"Memory": {"List", "Info", "Delete", "Graph", "Timeline", "Entity", "FindEntities", "Merge", "Undo", "Experiences",

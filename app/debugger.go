@@ -121,7 +121,7 @@ func (d *Debugger) prepare(o *openSession, p debug.Params) *replayEntry {
 	go func() {
 		defer close(e.done)
 		defer cancel()
-		l, err := o.ledger(p.Counter)
+		l, err := o.ledger(debug.LedgerCounter(p.Counter))
 		if err != nil {
 			e.err = err
 			return
@@ -182,6 +182,15 @@ func validParams(p debug.Params) error {
 		}
 	}
 	return fmt.Errorf("unknown policy %q (want one of %s)", p.Policy, strings.Join(cwl.Policies, ", "))
+}
+
+// Counters lists the counters a replay takes: calibrated (the provider's
+// tokens, fitted on the usage the thread reports), then the estimator and
+// the BPE counters. A replay whose counter is "" calibrates when the
+// thread reports usage and estimates when it does not.
+func (d *Debugger) Counters() []string {
+	d.app.called("Debugger.Counters")
+	return debug.Counters()
 }
 
 // Policies lists the replay policies, the default first.

@@ -74,7 +74,7 @@ type EpisodeInfo struct {
 // Part is one line of a breakdown: tokens of the input by kind, by tool or
 // by episode.
 type Part struct {
-	Group  string `json:"group"` // "kind", "tool" or "episode"
+	Group  string `json:"group"` // "kind", "tool", "episode", or "provider" for what the provider counted that the log does not hold
 	Name   string `json:"name"`
 	Tokens int    `json:"tokens"`
 	// Full is the part's tokens with nothing evicted.
@@ -108,6 +108,27 @@ type Context struct {
 	// Evictions are those made while preparing this request.
 	Evictions   []Mark `json:"evictions"`
 	Unreachable string `json:"unreachable,omitempty"`
+	// Provider compares the counts with the provider's.
+	Provider ProviderView `json:"provider"`
+}
+
+// ProviderView is a request's input in the provider's tokens: what it
+// reported for the recorded input, and the online calibration's estimate
+// of the recorded input and of the input under the policy.
+type ProviderView struct {
+	// Reported is the recorded input as the provider reported it; 0 when
+	// it did not.
+	Reported int `json:"reported"`
+	// Calibrated and CalibratedBefore are the policy's input and the
+	// recorded input, calibrated from the requests before this one; 0
+	// when there are none with usage (Basis 0).
+	Calibrated       int `json:"calibrated"`
+	CalibratedBefore int `json:"calibratedBefore"`
+	// Unlogged is the calibration's overhead: what the provider counts
+	// that the log does not hold.
+	Unlogged int     `json:"unlogged"`
+	Ratio    float64 `json:"ratio"`
+	Basis    int     `json:"basis"`
 }
 
 // Context explains request k under p: every message of its context prefix,
@@ -117,7 +138,7 @@ func (r *Replay) Context(p Params, k, preview int) (*Context, error) {
 	if k < 0 || k >= len(r.reqs) {
 		return nil, fmt.Errorf("debug: request %d out of range [0, %d)", k, len(r.reqs))
 	}
-	o := runOptions(p)
+	o := r.runOptions(p)
 	r.viewMu.Lock()
 	rep, err := r.viewReplayer()
 	var x *cwl.Explanation
@@ -149,7 +170,23 @@ func (r *Replay) Context(p Params, k, preview int) (*Context, error) {
 	c.Items = r.items(q, x, eps, preview)
 	c.Diff = r.diff(k, c.Items, prev, x.Context)
 	c.Parts = r.parts(q, c)
+	c.Provider = r.provider(k, c.Tokens, c.Before)
+	if c.Provider.Unlogged > 0 {
+		c.Parts = append(c.Parts, Part{Group: "provider", Name: "unlogged: system prompt, tool schemas (estimated)", Tokens: c.Provider.Unlogged, Full: c.Provider.Unlogged})
+	}
 	return c, nil
+}
+
+// provider puts request k's input, tokens under the policy and before
+// uncapped, in the provider's terms.
+func (r *Replay) provider(k, tokens, before int) ProviderView {
+	v := ProviderView{Reported: r.truth.reported[k]}
+	s := r.truth.scales[k]
+	if s.Basis > 0 {
+		v.Calibrated, v.CalibratedBefore = s.Tokens(tokens), s.Tokens(before)
+		v.Unlogged, v.Ratio, v.Basis = max(0, int(s.Overhead+0.5)), s.Ratio, s.Basis
+	}
+	return v
 }
 
 func episodeInfos(eps *cwl.Episodes, levels []int, n int) []EpisodeInfo {

@@ -31,7 +31,7 @@ func (r *Replay) EpisodesAt(p Params, k int) (*EpisodeState, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := rep.ContextAt(runOptions(p), k)
+	v, err := rep.ContextAt(r.runOptions(p), k)
 	if err != nil {
 		return nil, err
 	}

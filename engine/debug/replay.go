@@ -43,6 +43,8 @@ type Replay struct {
 
 	viewMu  sync.Mutex
 	viewRep *cwl.Replayer
+
+	truth truth
 }
 
 // viewReplayer returns the replayer of single-request views, preparing it
@@ -58,24 +60,29 @@ func (r *Replay) viewReplayer() (*cwl.Replayer, error) {
 	return r.viewRep, nil
 }
 
-// New prepares thread p.Thread of s with p's counter ("" for the
-// estimator) and episode mode ("" for declared). A ledger already holding
-// the counter's measurements may be passed to reuse them; nil starts one.
+// New prepares thread p.Thread of s with p's counter (see resolveCounter:
+// "" calibrates when the thread reports usage) and episode mode ("" for
+// declared). A ledger already holding the measurements of
+// LedgerCounter(p.Counter) may be passed to reuse them; nil starts one.
 // Measuring the thread's text, the part that grows with it, stops with
 // ctx's cause when ctx ends.
 func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*Replay, error) {
 	if p.Thread < 0 || p.Thread >= len(s.Threads) {
 		return nil, fmt.Errorf("debug: no thread %d (the session has %d)", p.Thread, len(s.Threads))
 	}
+	t := s.Threads[p.Thread]
+	reqs := session.BuildRequests(t)
+	counter, err := resolveCounter(p.Counter, reqs)
+	if err != nil {
+		return nil, err
+	}
 	if l == nil {
-		c, err := tokens.ByName(p.Counter)
+		c, err := tokens.ByName(LedgerCounter(counter))
 		if err != nil {
 			return nil, err
 		}
 		l = tokens.NewLedger(c)
 	}
-	t := s.Threads[p.Thread]
-	reqs := session.BuildRequests(t)
 	if err := l.Prefetch(ctx, threadMessages(t)); err != nil {
 		return nil, err
 	}
@@ -84,7 +91,11 @@ func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Replay{Thread: t, ledger: l, reqs: reqs, opts: opts, rep: r, Locator: NewLocator(t, reqs)}, nil
+	tr, err := newTruth(r, counter)
+	if err != nil {
+		return nil, err
+	}
+	return &Replay{Thread: t, ledger: l, reqs: reqs, opts: opts, rep: r, Locator: NewLocator(t, reqs), truth: tr}, nil
 }
 
 // threadMessages lists the messages of t's entries.
@@ -153,15 +164,26 @@ type Timeline struct {
 	// EpisodeCount counts the declared or inferred episodes over every
 	// context (unannotated runs left out).
 	EpisodeCount int `json:"episodeCount"`
+	// CounterName is the counter in Params' terms ("calibrated",
+	// "estimate", ...), which "" resolved to; CounterNote says in a
+	// sentence what the figures are.
+	CounterName string `json:"counterName"`
+	CounterNote string `json:"counterNote"`
+	// Reported and ReportedOutput are each request's input and output as
+	// the provider reported them (0: not reported).
+	Reported       []int `json:"reported"`
+	ReportedOutput []int `json:"reportedOutput"`
+	// Unlogged is each request's calibrated overhead: what the provider
+	// counted that the log does not hold (0 before the thread's first
+	// reported request).
+	Unlogged    []int              `json:"unlogged"`
+	Calibration tokens.Calibration `json:"calibration"`
 }
-
-// runOptions turns params into replay options.
-func runOptions(p Params) cwl.RunOptions { return cwl.RunOptions{Policy: p.Policy, Budget: p.Budget} }
 
 // Timeline replays the thread under p's policy and budget.
 func (r *Replay) Timeline(p Params) (*Timeline, error) {
 	r.mu.Lock()
-	t, err := r.rep.Run(runOptions(p))
+	t, err := r.rep.Run(r.runOptions(p))
 	r.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -170,7 +192,14 @@ func (r *Replay) Timeline(p Params) (*Timeline, error) {
 	out := &Timeline{Policy: t.Policy, Episodes: string(t.Episodes), Counter: t.Counter, Budget: t.Budget, Categories: t.Categories,
 		Before: make([]int, n), After: make([]int, n), Cached: make([]int, n), Context: make([]int, n), Lines: make([]int, n),
 		Cats: make([][]int32, len(t.Categories)), Evictions: []Mark{}, Restored: []Mark{}, Unreachable: []Over{},
-		Compactions: []SourceCompaction{}, Cost: t.Cost, Assumptions: t.Assumptions}
+		Compactions: []SourceCompaction{}, Cost: t.Cost, Assumptions: t.Assumptions,
+		CounterName: r.truth.counter, CounterNote: r.truth.counterNote(), Reported: r.truth.reported, ReportedOutput: r.truth.output,
+		Unlogged: make([]int, n), Calibration: r.truth.calibration}
+	for k, s := range r.truth.scales {
+		if s.Overhead > 0 {
+			out.Unlogged[k] = int(s.Overhead + 0.5)
+		}
+	}
 	for c := range out.Cats {
 		out.Cats[c] = make([]int32, n)
 	}
@@ -223,7 +252,7 @@ func episodeName(list []cwl.Episode, i int, step string) string {
 func (r *Replay) Sweep(ctx context.Context, policies []string, from, to, step int) ([]cwl.Curve, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.rep.Sweep(ctx, policies, from, to, step, cwl.RunOptions{})
+	return r.rep.Sweep(ctx, policies, from, to, step, r.runOptions(Params{}))
 }
 
 // DefaultBudget is the τ a session opens with when none is chosen: half

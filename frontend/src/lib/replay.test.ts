@@ -5,6 +5,12 @@ import { segments } from './marks';
 import { nodeStyle, pathData, timeText } from './graphsvg';
 
 describe('stackColumns', () => {
+  test('stacks the unlogged band under the logged content', () => {
+    const { kept, series } = stackColumns({ categories: ['user', 'unlogged'], cats: [[1, 2], [5, 5]], after: [6, 7] });
+    expect(kept).toEqual([1, 0]);
+    expect(Array.from(series[0])).toEqual([5, 5]);
+    expect(Array.from(series[1])).toEqual([6, 7]);
+  });
   test('cumulates kept categories, the last series is the total', () => {
     const { kept, series } = stackColumns({ cats: [[1, 2], [0, 0], [3, 4]], after: [4, 6] });
     expect(kept).toEqual([0, 2]);

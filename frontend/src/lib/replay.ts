@@ -22,7 +22,12 @@ export const replayCategories: Record<string, CategoryStyle> = {
   'toolResult.read': { label: 'tool output: read', color: '#b8325a' },
   'toolResult.shell': { label: 'tool output: shell', color: '#8e3c9e' },
   'toolResult.edit': { label: 'tool output: edit', color: '#d9779f' },
+  unlogged: { label: 'unlogged (system prompt, tool schemas: estimated)', color: '#4a5263' },
 };
+
+// bottomFirst lists categories stacked under all others: what every
+// request carries before the log's first message.
+const bottomFirst = ['unlogged'];
 
 export function categoryStyle(name: string): CategoryStyle {
   return replayCategories[name] ?? { label: name, color: '#999999' };
@@ -43,10 +48,13 @@ export function levelColor(level: number): string {
 // stackColumns turns the timeline's category columns into cumulative
 // series (the last one is the total input) and drops categories that are
 // zero everywhere; kept gives the category index of each series.
-export function stackColumns(t: Pick<ReplayTimeline, 'cats' | 'after'>): { kept: number[]; series: Float64Array[] } {
+export function stackColumns(t: Pick<ReplayTimeline, 'cats' | 'after'> & { categories?: string[] }): { kept: number[]; series: Float64Array[] } {
   const n = t.after.length;
   const kept: number[] = [];
-  for (let c = 0; c < t.cats.length; c++) if (t.cats[c].some((v) => v > 0)) kept.push(c);
+  const order = t.cats.map((_, c) => c);
+  const names = t.categories ?? [];
+  order.sort((a, b) => Number(bottomFirst.includes(names[b] ?? '')) - Number(bottomFirst.includes(names[a] ?? '')) || a - b);
+  for (const c of order) if (t.cats[c].some((v) => v > 0)) kept.push(c);
   const running = new Float64Array(n);
   const series: Float64Array[] = [];
   for (const c of kept) {

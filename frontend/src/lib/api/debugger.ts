@@ -6,6 +6,7 @@ import type { Appended, ContextView, Discovered, Discovery, Curve, Drawing, Hits
 
 export const debuggerApi = {
   policies: () => call<string[]>('Debugger', 'Policies'),
+  counters: () => call<string[]>('Debugger', 'Counters'),
   threads: (key: string) => call<ThreadInfo[]>('Debugger', 'Threads', key),
   replay: (key: string, p: Params) => call<ReplayTimeline>('Debugger', 'Replay', key, p),
   context: (key: string, p: Params, k: number) => call<ContextView>('Debugger', 'Context', key, p, k),

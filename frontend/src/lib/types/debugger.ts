@@ -58,6 +58,29 @@ export interface CostSummary {
   cachedRatio: number;
   cost: number;
   costUncached: number;
+  priced: number;
+  noPrice?: string[];
+  models?: string[];
+  priceSource: string;
+}
+
+export interface Calibration {
+  counter: string;
+  overhead: number;
+  ratio: number;
+  n: number;
+  scored: number;
+  medianError: number;
+  p95Error: number;
+}
+
+export interface ProviderView {
+  reported: number;
+  calibrated: number;
+  calibratedBefore: number;
+  unlogged: number;
+  ratio: number;
+  basis: number;
 }
 
 export interface ReplayTimeline {
@@ -79,6 +102,12 @@ export interface ReplayTimeline {
   cost: CostSummary;
   assumptions: string[];
   episodeCount: number;
+  counterName: string;
+  counterNote: string;
+  reported: number[];
+  reportedOutput: number[];
+  unlogged: number[];
+  calibration: Calibration;
 }
 
 export interface Removal {
@@ -130,7 +159,7 @@ export interface EpisodeInfo {
 }
 
 export interface Part {
-  group: string; // kind | tool | episode
+  group: string; // kind | tool | episode | provider
   name: string;
   tokens: number;
   full: number;
@@ -157,6 +186,7 @@ export interface ContextView {
   diff: DiffSummary;
   evictions: Mark[];
   unreachable?: string;
+  provider: ProviderView;
 }
 
 export interface SweepPoint {

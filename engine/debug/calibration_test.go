@@ -1,0 +1,90 @@
+package debug
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"ctxscope/engine/cwl"
+)
+
+// TestCalibratedTimelineOfASubagent replays the biggest subagent thread of
+// a Claude Code session with the default counter: the thread reports
+// usage, so the replay is in calibrated provider tokens and says so; the
+// reported input and the unlogged band are columns of the timeline; under
+// policy none each input lands near the reported one.
+func TestCalibratedTimelineOfASubagent(t *testing.T) {
+	p := Params{Thread: 5, Episodes: "inferred", Policy: cwl.PolicyNone, Budget: 1 << 30}
+	r, err := New(context.Background(), readSession(t, claudeSession), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := r.Timeline(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.CounterName != CounterCalibrated || !strings.HasPrefix(tl.Counter, "calibrated") || !strings.Contains(tl.CounterNote, "calibrated online") {
+		t.Fatalf("counter %q (%q): %s", tl.CounterName, tl.Counter, tl.CounterNote)
+	}
+	unlogged := -1
+	for c, name := range tl.Categories {
+		if name == "unlogged" {
+			unlogged = c
+		}
+	}
+	if unlogged < 0 {
+		t.Fatal("no unlogged category")
+	}
+	scored := 0
+	for k := range tl.After {
+		if int(tl.Cats[unlogged][k]) != tl.Unlogged[k] {
+			t.Errorf("request %d: unlogged band %d, column %d", k, tl.Cats[unlogged][k], tl.Unlogged[k])
+		}
+		if k < 4 || tl.Reported[k] == 0 {
+			continue
+		}
+		scored++
+		if e := math.Abs(float64(tl.After[k]-tl.Reported[k])) / float64(tl.Reported[k]); e > 0.10 {
+			t.Errorf("request %d: calibrated %d, reported %d (%.1f%% off)", k, tl.After[k], tl.Reported[k], 100*e)
+		}
+	}
+	if scored < 40 || tl.Unlogged[len(tl.Unlogged)-1] < 1000 {
+		t.Errorf("%d requests compared; last unlogged %d", scored, tl.Unlogged[len(tl.Unlogged)-1])
+	}
+	c, err := r.Context(p, 10, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := c.Provider
+	if pv.Reported != tl.Reported[10] || pv.Basis == 0 || pv.CalibratedBefore != tl.Before[10] || pv.Unlogged != tl.Unlogged[10] {
+		t.Errorf("provider view %+v; timeline before %d, reported %d", pv, tl.Before[10], tl.Reported[10])
+	}
+	var row bool
+	for _, part := range c.Parts {
+		row = row || (part.Group == "provider" && part.Tokens == pv.Unlogged)
+	}
+	if !row {
+		t.Errorf("no unlogged row in the breakdown: %+v", c.Parts)
+	}
+}
+
+// TestCalibratedNeedsUsage: a thread without usage replays with the
+// estimator by default, and refuses the calibrated counter.
+func TestCalibratedNeedsUsage(t *testing.T) {
+	s := readSession(t, "../../../shared/data/sessions/swe-agent/swe-agent__fc-replace-from-source__marshmallow-1867.traj")
+	r, err := New(context.Background(), s, Params{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := r.Timeline(Params{Policy: cwl.PolicyNone, Budget: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.CounterName != "estimate" || !strings.Contains(tl.CounterNote, "no provider usage") {
+		t.Errorf("counter %q: %s", tl.CounterName, tl.CounterNote)
+	}
+	if _, err := New(context.Background(), s, Params{Counter: CounterCalibrated}, nil); err == nil || !strings.Contains(err.Error(), "no provider usage") {
+		t.Errorf("calibrated without usage: %v", err)
+	}
+}

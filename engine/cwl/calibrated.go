@@ -12,6 +12,9 @@ import (
 type Scale struct {
 	Overhead float64 `json:"overhead"`
 	Ratio    float64 `json:"ratio"`
+	// Basis is how many earlier reported requests the scale rests on; 0
+	// means none, and the scale is the identity.
+	Basis int `json:"basis"`
 }
 
 // Tokens returns the provider's size of a counted input.
@@ -80,7 +83,7 @@ func (r *Replayer) Calibrate() ([]Scale, tokens.Calibration) {
 	pred, cal := tokens.Calibrate(r.Counter, obs)
 	scales := make([]Scale, len(pred))
 	for k, p := range pred {
-		scales[k] = Scale{Overhead: p.Overhead, Ratio: p.Ratio}
+		scales[k] = Scale{Overhead: p.Overhead, Ratio: p.Ratio, Basis: p.Basis}
 	}
 	return scales, cal
 }

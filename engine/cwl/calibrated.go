@@ -101,22 +101,31 @@ func (r *Replayer) Reported() (input, output []int) {
 }
 
 // PricesFromCatalog prices each request with its own model from catalog
-// c (the rates at the request's time and for its reported input size).
+// c (the rates at the request's time and for its reported input size),
+// and gives its context window: the one the session recorded, else the
+// catalog's.
 func (r *Replayer) PricesFromCatalog(c *pricing.Catalog) []RequestPrice {
 	out := make([]RequestPrice, len(r.reqs))
 	for k, q := range r.reqs {
 		m := q.Entry.Message
 		out[k].Model = m.Model
+		if m.Usage != nil {
+			out[k].Window = m.Usage.ContextWindow
+		}
 		model, err := c.Lookup(m.Provider, m.Model)
 		if err != nil {
 			continue
+		}
+		window := out[k].Window
+		if window == 0 {
+			window = model.ContextWindow
 		}
 		prompt := 0
 		if m.Usage != nil {
 			prompt = m.Usage.Prompt()
 		}
 		rt := model.Rates(m.Time, prompt)
-		out[k] = RequestPrice{Model: model.ID, OK: true,
+		out[k] = RequestPrice{Model: model.ID, OK: true, Window: window,
 			Prices: Prices{Input: rt.Input, CacheRead: rt.CacheRead, CacheWrite: rt.CacheWrite, Output: rt.Output}}
 	}
 	return out

@@ -34,6 +34,9 @@ type RequestPrice struct {
 	Model  string `json:"model"`
 	// OK is false when the model has no price ("no price for MODEL").
 	OK bool `json:"ok"`
+	// Window is the model's context window in tokens: as the session
+	// recorded it, else as the catalog gives it; 0 when neither says.
+	Window int `json:"window,omitempty"`
 }
 
 // CostSummary totals a replay under the cost and cache model.

@@ -49,6 +49,9 @@ func TestCalibratedTimelineOfASubagent(t *testing.T) {
 			t.Errorf("request %d: calibrated %d, reported %d (%.1f%% off)", k, tl.After[k], tl.Reported[k], 100*e)
 		}
 	}
+	if tl.Window != 200000 {
+		t.Errorf("window %d, want claude-sonnet-4-5's 200,000 from the catalog", tl.Window)
+	}
 	if scored < 40 || tl.Unlogged[len(tl.Unlogged)-1] < 1000 {
 		t.Errorf("%d requests compared; last unlogged %d", scored, tl.Unlogged[len(tl.Unlogged)-1])
 	}

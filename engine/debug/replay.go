@@ -178,6 +178,10 @@ type Timeline struct {
 	// reported request).
 	Unlogged    []int              `json:"unlogged"`
 	Calibration tokens.Calibration `json:"calibration"`
+	// Window is the context window of the thread's last request's model
+	// (as the session recorded it, else from the price catalog); 0 when
+	// unknown.
+	Window int `json:"window"`
 }
 
 // Timeline replays the thread under p's policy and budget.
@@ -195,6 +199,9 @@ func (r *Replay) Timeline(p Params) (*Timeline, error) {
 		Compactions: []SourceCompaction{}, Cost: t.Cost, Assumptions: t.Assumptions,
 		CounterName: r.truth.counter, CounterNote: r.truth.counterNote(), Reported: r.truth.reported, ReportedOutput: r.truth.output,
 		Unlogged: make([]int, n), Calibration: r.truth.calibration}
+	for k := len(r.truth.prices) - 1; k >= 0 && out.Window == 0; k-- {
+		out.Window = r.truth.prices[k].Window
+	}
 	for k, s := range r.truth.scales {
 		if s.Overhead > 0 {
 			out.Unlogged[k] = int(s.Overhead + 0.5)

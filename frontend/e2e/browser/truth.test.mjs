@@ -39,6 +39,7 @@ test('a thread with usage opens in calibrated provider tokens', async () => {
   const note = await page.textContent('[data-testid=counter-note]');
   assert.match(note, /calibrated online on the usage 53 requests of this thread report/);
   assert.match(note, /online error median \d+\.\d%/);
+  assert.match(await page.textContent('[data-testid=window-use]'), /peak \d+% of 200k window/);
   // The hover line for the current request names the reported input.
   await page.keyboard.press('G');
   await page.waitForSelector('[data-testid=hover-reported]');

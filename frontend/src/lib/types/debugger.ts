@@ -108,6 +108,7 @@ export interface ReplayTimeline {
   reportedOutput: number[];
   unlogged: number[];
   calibration: Calibration;
+  window: number;
 }
 
 export interface Removal {

@@ -199,7 +199,7 @@ func retrievalConfig(mode string, budget int) (retrieve.Config, int, error) {
 		if budget > 100000 {
 			return retrieve.Config{}, 0, fmt.Errorf("budget %d is more than 100,000 tokens", budget)
 		}
-		return retrieve.Budgeted(budget), 1, nil
+		return retrieve.Budgeted(budget), retrieve.DefaultKnobs().Window, nil
 	}
 	return retrieve.Config{}, 0, fmt.Errorf("unknown retrieval mode %q (want default, released or budgeted)", mode)
 }

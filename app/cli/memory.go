@@ -29,12 +29,13 @@ var memorySubcommands = map[string]func(env *Env, args []string) error{
 	"import-kg": runMemoryImport,
 	"query":     runMemoryQuery,
 	"eval":      runMemoryEval,
+	"tune":      runMemoryTune,
 	"graph":     runMemoryGraph,
 }
 
 func runMemory(env *Env, args []string) error {
 	if len(args) == 0 {
-		return usageError("need a subcommand: build, import-kg, query, eval or graph")
+		return usageError("need a subcommand: build, import-kg, query, eval, tune or graph")
 	}
 	run, ok := memorySubcommands[args[0]]
 	if !ok {
@@ -86,11 +87,19 @@ func sampleIndexes(s string, n int) ([]int, error) {
 	}
 	var out []int
 	for _, part := range strings.Split(s, ",") {
-		var i int
-		if _, err := fmt.Sscan(part, &i); err != nil || i < 0 || i >= n {
-			return nil, usageError("--sample %q: want indexes 0..%d", s, n-1)
+		lo, hi, isRange := strings.Cut(part, "-")
+		var a, b int
+		_, err1 := fmt.Sscan(lo, &a)
+		b, err2 := a, error(nil)
+		if isRange {
+			_, err2 = fmt.Sscan(hi, &b)
 		}
-		out = append(out, i)
+		if err1 != nil || err2 != nil || a < 0 || b >= n || a > b {
+			return nil, usageError("%q: want conversation indexes 0..%d, comma-separated, or ranges such as 0-4", s, n-1)
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
 	}
 	return out, nil
 }

@@ -4,34 +4,42 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/embed"
 	"ctxscope/engine/memory/eval"
-	"ctxscope/engine/memory/llm"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/mwimport"
 	"ctxscope/engine/memory/retrieve"
 	"ctxscope/search/lexical"
 )
 
-// evalRow is one configuration's result.
+// evalRow is one configuration's summary over one split.
 type evalRow struct {
-	Name    string          `json:"name"`
-	Summary eval.Summary    `json:"summary"`
-	Results []eval.Question `json:"-"`
+	Name    string       `json:"name"`
+	Kind    string       `json:"kind"`
+	Budget  int          `json:"budget,omitempty"`
+	Summary eval.Summary `json:"summary"`
+}
+
+// evalSplit is the evaluation over one set of conversations.
+type evalSplit struct {
+	Name        string            `json:"name"`
+	Samples     []int             `json:"samples"`
+	Rows        []evalRow         `json:"rows"`
+	Comparisons []eval.Comparison `json:"comparisons"`
 }
 
 // evalReport is what `memory eval --json` prints.
 type evalReport struct {
-	Source  string    `json:"source"`
-	Samples int       `json:"samples"`
-	Budget  int       `json:"budget"`
-	Rows    []evalRow `json:"rows"`
+	Source string         `json:"source"`
+	Knobs  retrieve.Knobs `json:"knobs"`
+	Splits []evalSplit    `json:"splits"`
 	// Workspace is the size of the workspace holding the built
 	// memories: the database and the search index.
 	Workspace *sizes  `json:"workspace,omitempty"`
@@ -43,28 +51,32 @@ func runMemoryEval(env *Env, args []string) error {
 	path := fs.String("locomo", "", "LoCoMo file (locomo10.json)")
 	source := fs.String("source", "built", "built (offline memories from the workspace, built when missing) or imported (MemWeaver's exported graphs)")
 	kgDir := fs.String("kg-dir", "", "directory of kg_sample_N.json and clusters_sample_N.json (default: memweaver-kg beside the LoCoMo file's directory)")
-	sample := fs.String("sample", "all", "conversation indexes, comma-separated, or all")
-	budget := fs.Int("budget", 1000, "token budget of the budgeted configuration")
+	tuneOn := fs.String("tune-on", "0-4", "conversations the knobs were chosen on (reported as their own split)")
+	reportOn := fs.String("report-on", "5-9", "held-out conversations the headline is reported on")
+	budgets := fs.String("budgets", "500,1000,2000", "context budgets in tokens, comma-separated")
+	compat := fs.Bool("compat", false, "also score the released code's fixed-budget retrieval (a diagnostic row)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	answer := fs.Bool("answer", false, "answer every question with the configured model (--llm-url, --llm-model) and score F1, BLEU-1 and LoCoMo's F1")
-	var lf llmFlags
-	lf.register(fs)
+	kf := addKnobFlags(fs)
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	var ans eval.Answerer
-	if *answer {
-		c, err := lf.client()
-		if err != nil {
-			return err
-		}
-		ans = llm.Answerer{Client: c, Rand: rand.New(rand.NewPCG(1, 2))}
+	knobs, err := kf.knobs()
+	if err != nil {
+		return err
 	}
 	convs, err := readLoCoMo(*path)
 	if err != nil {
 		return err
 	}
-	idx, err := sampleIndexes(*sample, len(convs))
+	tune, err := sampleIndexes(*tuneOn, len(convs))
+	if err != nil {
+		return err
+	}
+	report, err := sampleIndexes(*reportOn, len(convs))
+	if err != nil {
+		return err
+	}
+	bs, err := parseBudgets(*budgets)
 	if err != nil {
 		return err
 	}
@@ -75,19 +87,91 @@ func runMemoryEval(env *Env, args []string) error {
 	if *kgDir == "" {
 		*kgDir = filepath.Join(filepath.Dir(filepath.Dir(*path)), "memweaver-kg")
 	}
-	rep := &evalReport{Source: *source, Samples: len(idx), Budget: *budget}
-	mems, err := evalMemories(env, *source, *path, *kgDir, convs, idx, emb, rep)
+	all := union(tune, report)
+	rep := &evalReport{Source: *source, Knobs: knobs}
+	mems, err := evalMemories(env, *source, *path, *kgDir, convs, all, emb, rep)
 	if err != nil {
 		return err
 	}
-	if err := evalRun(rep, convs, idx, mems, emb, *budget, ans); err != nil {
+	chosen := make([]*locomo.Conversation, len(all))
+	for n, i := range all {
+		chosen[n] = convs[i]
+	}
+	suite := eval.Suite{Budgets: bs, Config: knobs.Retrieval, Window: knobs.Window, Lexical: lexical.Build, Emb: emb, Compat: *compat, Baseline: true}
+	rows, err := suite.Run(context.Background(), chosen, mems)
+	if err != nil {
 		return err
+	}
+	for _, sp := range []struct {
+		name string
+		idx  []int
+	}{{"held out (report-on " + *reportOn + ")", report}, {"tuning (tune-on " + *tuneOn + ")", tune}, {"all", all}} {
+		split, err := summarizeSplit(sp.name, sp.idx, convs, rows)
+		if err != nil {
+			return err
+		}
+		rep.Splits = append(rep.Splits, split)
 	}
 	if *asJSON {
 		return writeJSON(env.Stdout, rep)
 	}
 	printEval(env.Stdout, rep)
 	return nil
+}
+
+// summarizeSplit summarises every row over the conversations idx and
+// compares each memory row with the baseline of its budget.
+func summarizeSplit(name string, idx []int, convs []*locomo.Conversation, rows []eval.Row) (evalSplit, error) {
+	samples := map[string]bool{}
+	for _, i := range idx {
+		samples[convs[i].ID] = true
+	}
+	sp := evalSplit{Name: name, Samples: idx}
+	base := map[int][]eval.Question{}
+	for _, r := range rows {
+		qs := r.Of(samples)
+		sp.Rows = append(sp.Rows, evalRow{Name: r.Name, Kind: r.Kind, Budget: r.Budget, Summary: eval.Summarize(qs)})
+		if r.Kind == eval.BaselineName {
+			base[r.Budget] = qs
+		}
+	}
+	for _, r := range rows {
+		if r.Kind != "memory" {
+			continue
+		}
+		c, err := eval.Compare(r.Budget, r.Of(samples), base[r.Budget])
+		if err != nil {
+			return sp, err
+		}
+		sp.Comparisons = append(sp.Comparisons, c)
+	}
+	return sp, nil
+}
+
+// union returns the indexes of a and then those of b not in a.
+func union(a, b []int) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, i := range append(append([]int(nil), a...), b...) {
+		if !seen[i] {
+			seen[i] = true
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// parseBudgets reads a comma-separated list of token budgets.
+func parseBudgets(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n <= 0 {
+			return nil, usageError("--budgets %q: want positive token counts, comma-separated", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // evalMemories loads or makes the memory of every conversation.
@@ -137,86 +221,39 @@ func evalMemories(env *Env, source, path, kgDir string, convs []*locomo.Conversa
 	return out, nil
 }
 
-// evalRun scores every configuration and the BM25 baselines.
-func evalRun(rep *evalReport, convs []*locomo.Conversation, idx []int, mems []*memory.Memory, emb embed.Provider, budget int, ans eval.Answerer) error {
-	budgeted := retrieve.Budgeted(budget)
-	configs := []struct {
-		name   string
-		cfg    retrieve.Config
-		window int
-	}{
-		{"released (dense only)", retrieve.Released(), 0},
-		{"released + BM25 + window", retrieve.Default(), 1},
-		{fmt.Sprintf("budgeted ≤%d", budget), budgeted, 1},
-	}
-	rows := make([]evalRow, len(configs)+3)
-	for k, c := range configs {
-		rows[k].Name = "memory: " + c.name
-	}
-	rows[len(configs)].Name = "baseline: BM25 turns, top 6"
-	rows[len(configs)+1].Name = "baseline: BM25 turns, top 20"
-	rows[len(configs)+2].Name = fmt.Sprintf("baseline: BM25 turns, ≤%d tokens", budget)
-	baselines := []eval.Baseline{{K: 6}, {K: 20}, {Budget: budget}}
-	for n, i := range idx {
-		var xs [2]*retrieve.Index
-		for w := range xs {
-			// The window-0 index serves the released configuration, so
-			// it also leaves out triples named like structural edges.
-			x, err := retrieve.New(context.Background(), mems[n], emb, retrieve.Options{Lexical: lexical.Build, Window: w, StructuralNames: w == 0})
-			if err != nil {
-				return err
-			}
-			xs[w] = x
-		}
-		for k, c := range configs {
-			x := xs[c.window]
-			var a eval.Answerer
-			if k == len(configs)-1 {
-				a = ans // answers from the budgeted context only
-			}
-			qs, err := eval.Retrieval(context.Background(), convs[i], x, c.cfg, nil, a)
-			if err != nil {
-				return err
-			}
-			rows[k].Results = append(rows[k].Results, qs...)
-		}
-		for k, b := range baselines {
-			qs, err := b.BM25(convs[i], lexical.Build, nil)
-			if err != nil {
-				return err
-			}
-			rows[len(configs)+k].Results = append(rows[len(configs)+k].Results, qs...)
-		}
-	}
-	for k := range rows {
-		rows[k].Summary = eval.Summarize(rows[k].Results)
-	}
-	rep.Rows = rows
-	return nil
-}
-
 func printEval(w io.Writer, rep *evalReport) {
-	fmt.Fprintf(w, "LoCoMo evidence recall, %d conversation(s), memory source: %s\n\n", rep.Samples, rep.Source)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "configuration\tmulti-hop\ttemporal\topen-dom.\tsingle-hop\tall 1-4\tall found\tverbatim\tadvers.\ttokens\tturns\tp50 ms\tp95 ms\tcpu p95\t")
-	for _, r := range rep.Rows {
-		s := r.Summary
-		fmt.Fprintf(tw, "%s\t", r.Name)
-		for c := 1; c <= 4; c++ {
-			fmt.Fprintf(tw, "%.3f\t", s.ByCategory[c].Recall)
+	fmt.Fprintf(w, "LoCoMo evidence recall, memory source: %s\n", rep.Source)
+	fmt.Fprintln(w, "strict: a gold turn counts only when its text is in the rendered context; provenance: also when a triple or item drawn from it is (a diagnostic).")
+	for _, sp := range rep.Splits {
+		fmt.Fprintf(w, "\n%s: conversations %v\n", sp.Name, sp.Samples)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "row\tmulti-hop\ttemporal\topen-dom.\tsingle-hop\tstrict 1-4\tall found\tprovenance\ttokens\tcpu p95 ms\t")
+		for _, r := range sp.Rows {
+			s := r.Summary
+			fmt.Fprintf(tw, "%s\t", r.Name)
+			for c := 1; c <= 4; c++ {
+				fmt.Fprintf(tw, "%.3f\t", s.ByCategory[c].Strict)
+			}
+			fmt.Fprintf(tw, "%.3f\t%.3f\t%.3f\t%.0f\t%.2f\t\n", s.Overall.Strict, s.Overall.StrictAll, s.Overall.Recall, s.Overall.Tokens, s.CPU95ms)
 		}
-		fmt.Fprintf(tw, "%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t\n", s.Overall.Recall, s.Overall.AllFound, s.Overall.Passage, s.ByCategory[5].Recall, s.Overall.Tokens, s.Overall.Turns, s.P50ms, s.P95ms, s.CPU95ms)
+		tw.Flush()
+		for _, c := range sp.Comparisons {
+			fmt.Fprintf(w, "memory − %s at %d tokens: overall %s", eval.BaselineName, c.Budget, interval(c.Overall))
+			for cat := 1; cat <= 4; cat++ {
+				fmt.Fprintf(w, "; %s %s", locomo.CategoryName(cat), interval(c.ByCategory[cat]))
+			}
+			fmt.Fprintln(w)
+		}
 	}
-	tw.Flush()
-	if s := rep.Rows[2].Summary; s.Overall.F1 > 0 || s.Overall.Official > 0 {
-		fmt.Fprintf(w, "\nanswers from the budgeted context (categories 1-4): F1 %.3f, BLEU-1 %.3f, LoCoMo F1 %.3f; adversarial LoCoMo F1 %.3f\n",
-			s.Overall.F1, s.Overall.BLEU1, s.Overall.Official, s.ByCategory[5].Official)
-	}
-	fmt.Fprintln(w, "\nRecall counts a turn as retrieved when the context shows it or a triple or item drawn from it; \"verbatim\" counts shown passages only (categories 1-4).")
 	if rep.Workspace != nil {
 		fmt.Fprintf(w, "\nworkspace: %s\n", *rep.Workspace)
 	}
 	if len(rep.BuildMs) > 0 {
 		fmt.Fprintf(w, "built now (ms per conversation): %v\n", rep.BuildMs)
 	}
+}
+
+// interval formats a difference with its 95% interval.
+func interval(iv eval.Interval) string {
+	return fmt.Sprintf("%+.3f [%+.3f, %+.3f]", iv.Mean, iv.Low, iv.High)
 }

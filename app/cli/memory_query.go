@@ -39,7 +39,7 @@ func runMemoryQuery(env *Env, args []string) error {
 		opt, cfg = retrieve.Options{Lexical: lexical.Build, StructuralNames: true}, retrieve.Released()
 	}
 	if *budget > 0 {
-		cfg = retrieve.Budgeted(*budget)
+		cfg, opt.Window = retrieve.Budgeted(*budget), retrieve.DefaultKnobs().Window
 	}
 	x, err := retrieve.New(context.Background(), m, emb, opt)
 	if err != nil {

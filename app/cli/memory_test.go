@@ -45,9 +45,33 @@ func TestMemoryCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Items) == 0 || res.Tokens == 0 {
 		t.Fatalf("query json: %v\n%s", err, out)
 	}
-	out, errs, code = runCLI(t, ws, "memory", "eval", "--locomo", locomoPath, "--sample", "1")
-	if code != 0 || !strings.Contains(out, "baseline: BM25 turns, top 20") || !strings.Contains(out, "budgeted ≤1000") {
+	out, errs, code = runCLI(t, ws, "memory", "eval", "--locomo", locomoPath, "--tune-on", "0", "--report-on", "1", "--budgets", "1000", "--json")
+	if code != 0 {
 		t.Fatalf("eval: %d\n%s%s", code, out, errs)
+	}
+	var rep struct {
+		Splits []struct {
+			Name string
+			Rows []struct {
+				Kind    string
+				Budget  int
+				Summary struct{ Overall struct{ Strict, Recall float64 } }
+			}
+			Comparisons []struct{ Overall struct{ Mean, Low, High float64 } }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Splits) != 3 {
+		t.Fatalf("eval json: %v\n%s", err, out)
+	}
+	held := rep.Splits[0]
+	if !strings.HasPrefix(held.Name, "held out") || len(held.Rows) != 2 || held.Rows[1].Kind != "bm25-packed" || len(held.Comparisons) != 1 {
+		t.Fatalf("held-out split %+v", held)
+	}
+	if m := held.Rows[0].Summary.Overall; m.Strict <= 0 || m.Strict > m.Recall+1e-9 {
+		t.Errorf("strict %v must be positive and at most the provenance coverage %v", m.Strict, m.Recall)
+	}
+	if c := held.Comparisons[0].Overall; c.Low > c.Mean || c.Mean > c.High {
+		t.Errorf("interval %+v", c)
 	}
 	kg := "../../../shared/data/memweaver-kg/"
 	out, errs, code = runCLI(t, ws, "memory", "import-kg", kg+"kg_sample_1.json", kg+"clusters_sample_1.json", "--locomo", locomoPath, "--sample", "1")

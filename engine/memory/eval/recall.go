@@ -29,6 +29,12 @@ type Question struct {
 	// PassageRecall counts only the passages shown verbatim, not the
 	// provenance of triples and experience items.
 	PassageRecall float64 `json:"passageRecall"`
+	// Strict is the share of evidence turns whose text the rendered
+	// context holds (see ScoreStrict): the headline metric. Recall, which
+	// also counts turns a triple or item points at, is the provenance
+	// coverage diagnostic.
+	Strict      float64 `json:"strict"`
+	StrictFound int     `json:"strictFound"`
 	// Answer scores, when a model answered.
 	Answer     string  `json:"answer,omitempty"`
 	Reference  string  `json:"reference,omitempty"`
@@ -81,9 +87,13 @@ type Stats struct {
 	Tokens   float64 `json:"tokens"`
 	Turns    float64 `json:"turns"`
 	Passage  float64 `json:"passageRecall"`
-	F1       float64 `json:"f1,omitempty"`
-	BLEU1    float64 `json:"bleu1,omitempty"`
-	Official float64 `json:"officialF1,omitempty"`
+	Strict   float64 `json:"strict"`
+	// StrictAll is the share of questions with every evidence turn in
+	// the context.
+	StrictAll float64 `json:"strictAll"`
+	F1        float64 `json:"f1,omitempty"`
+	BLEU1     float64 `json:"bleu1,omitempty"`
+	Official  float64 `json:"officialF1,omitempty"`
 }
 
 // Summary is an evaluation's aggregate.
@@ -140,6 +150,10 @@ func mean(qs []Question) Stats {
 		st.Tokens += float64(q.Tokens)
 		st.Turns += float64(q.Turns)
 		st.Passage += q.PassageRecall
+		st.Strict += q.Strict
+		if q.StrictFound == len(q.Evidence) {
+			st.StrictAll++
+		}
 		st.F1 += q.F1
 		st.BLEU1 += q.BLEU1
 		st.Official += q.OfficialF1
@@ -150,6 +164,8 @@ func mean(qs []Question) Stats {
 		st.Tokens /= n
 		st.Turns /= n
 		st.Passage /= n
+		st.Strict /= n
+		st.StrictAll /= n
 		st.F1 /= n
 		st.BLEU1 /= n
 		st.Official /= n

@@ -3,6 +3,8 @@ package eval
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"ctxscope/engine/memory"
@@ -24,6 +26,7 @@ const NotMentioned = "Not mentioned in the conversation"
 // answers it gives from each context.
 func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index, cfg retrieve.Config, cats []int, ans Answerer) ([]Question, error) {
 	var out []Question
+	text := turnTexts(conv)
 	for i, qa := range conv.QA {
 		if !wanted(qa.Category, cats) {
 			continue
@@ -37,6 +40,7 @@ func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index
 		}
 		q.Tokens = res.Tokens
 		q.Score(res.Turns)
+		q.ScoreStrict(res.Context, text)
 		var shown []string
 		for _, it := range res.Items {
 			if it.Kind == "passage" {
@@ -87,6 +91,10 @@ func wanted(c int, cats []int) bool {
 type Baseline struct {
 	K      int
 	Budget int
+	// Layout renders the packed turns as the memory's contexts are
+	// rendered (retrieve.LayoutSessions groups them by session), so that
+	// both spend the budget on the same form.
+	Layout string
 }
 
 // BM25 scores the baseline on conv with lexical index function lex.
@@ -102,6 +110,7 @@ func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []i
 	if err != nil {
 		return nil, err
 	}
+	text := turnTexts(conv)
 	var out []Question
 	for i, qa := range conv.QA {
 		if !wanted(qa.Category, cats) {
@@ -120,22 +129,83 @@ func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []i
 		}
 		var ids []string
 		ctx := ""
+		pack := newPacking(ps, b.Layout)
+		misses := 0
 		for _, h := range hits {
 			if b.Budget > 0 {
-				next := ctx + line[h.ID]
+				next := pack.with(h.ID)
 				if retrieve.CountTokens(tokens.Estimator{}, next) > b.Budget {
-					break
+					// A shorter turn further down may still fit, as the
+					// memory's assembly also tries.
+					if misses++; misses >= maxMisses {
+						break
+					}
+					continue
 				}
+				misses = 0
+				pack.add(h.ID)
 				ctx = next
 			}
 			ids = append(ids, h.ID)
 		}
 		if b.Budget > 0 {
 			q.Tokens = retrieve.CountTokens(tokens.Estimator{}, ctx)
+		} else {
+			for _, id := range ids {
+				ctx += line[id]
+			}
 		}
+		q.ScoreStrict(ctx, text)
 		q.Score(ids)
 		q.ScorePassages(ids)
 		out = append(out, q)
 	}
 	return out, nil
+}
+
+// maxMisses ends the packing after this many turns in a row did not fit,
+// as the memory's assembly does.
+const maxMisses = 64
+
+// packing renders the turns a baseline has packed so far, in its layout.
+type packing struct {
+	ps     []memory.Passage
+	at     map[string]int
+	layout string
+	chosen []int
+}
+
+func newPacking(ps []memory.Passage, layout string) *packing {
+	at := make(map[string]int, len(ps))
+	for i, p := range ps {
+		at[p.ID] = i
+	}
+	return &packing{ps: ps, at: at, layout: layout}
+}
+
+func (p *packing) add(id string) { p.chosen = append(p.chosen, p.at[id]) }
+
+// with renders the packed turns and id.
+func (p *packing) with(id string) string {
+	idx := append(append([]int(nil), p.chosen...), p.at[id])
+	var b strings.Builder
+	if p.layout != retrieve.LayoutSessions {
+		for _, i := range idx {
+			q := p.ps[i]
+			b.WriteString("- [" + q.Stamp + " | " + q.Speaker + "] " + q.Text + "\n")
+		}
+		return b.String()
+	}
+	sort.Ints(idx)
+	b.WriteString("Conversation excerpts, oldest first:\n")
+	last := -1
+	for _, i := range idx {
+		q := p.ps[i]
+		if q.Session != last {
+			b.WriteString("[" + q.Stamp + "]\n")
+			last = q.Session
+		}
+		b.WriteString(q.Speaker + ": " + q.Text + "\n")
+	}
+	return b.String()
 }

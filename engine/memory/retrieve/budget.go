@@ -13,16 +13,19 @@ import (
 // triples; then experience items; then more passages; each added only
 // while the whole context still fits.
 func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) {
-	b := newAssembly(x, cfg.Budget)
+	b := newAssembly(x, cfg)
 	score := x.budgetScores(q, cfg, triples)
 	order := top(all(len(x.Mem.Passages)), score, len(x.Mem.Passages))
 	taken := map[int]bool{}
 	add := func(i int, channel, via string) {
-		if i < 0 || i >= len(x.Mem.Passages) || taken[i] || !b.fits(b.units+x.lineUnits[i]) {
+		if i < 0 || i >= len(x.Mem.Passages) || taken[i] {
 			return
 		}
 		it := x.passageItem(q, i, channel, via)
 		it.Why.Score = score[i]
+		if b.compact {
+			it.Text = x.compactLine(i, cfg.TimeHints)
+		}
 		if b.add(&b.passages, it) {
 			taken[i] = true
 		}
@@ -80,6 +83,15 @@ func (x *Index) budgetScores(q *query, cfg Config, triples []Item) []float64 {
 			}
 		}
 	}
+	if cfg.ExperienceBoost > 0 {
+		for _, e := range x.selectExperiences(q, cfg, triples, cfg.Experiences) {
+			for _, p := range e.Passages {
+				if i, ok := x.passageAt[p]; ok {
+					score[i] += cfg.ExperienceBoost * e.Why.Score
+				}
+			}
+		}
+	}
 	if cfg.SpeakerBoost > 0 {
 		named := map[string]bool{}
 		lq := strings.ToLower(q.text)
@@ -106,14 +118,23 @@ type assembly struct {
 	limit, units            int
 	passages, exps, triples []Item
 	msg                     *session.Message
+	// compact is the sessions layout; sessions holds the sessions whose
+	// header is counted already.
+	compact  bool
+	sessions map[int]bool
 }
 
 // frame is the fixed text of an assembled context.
 const frame = "=== TEXT EVIDENCE (PASSAGES & EXPERIENCES) ===\nPassages:\n\nExperiences:\n=== KNOWLEDGE GRAPH TRIPLES ===\n"
 
-func newAssembly(x *Index, budget int) *assembly {
-	a := &assembly{x: x, limit: budget, msg: &session.Message{Role: session.RoleUser}}
-	a.units = a.size(frame)
+func newAssembly(x *Index, cfg Config) *assembly {
+	a := &assembly{x: x, limit: cfg.Budget, msg: &session.Message{Role: session.RoleUser},
+		compact: cfg.Layout == LayoutSessions, sessions: map[int]bool{}}
+	if a.compact {
+		a.units = a.size(sessionsFrame)
+	} else {
+		a.units = a.size(frame)
+	}
 	return a
 }
 
@@ -133,15 +154,33 @@ func (a *assembly) fits(units int) bool {
 // add appends it to list when the context still fits.
 func (a *assembly) add(list *[]Item, it Item) bool {
 	line := it.Text + "\n"
-	if list != &a.triples {
+	if list != &a.triples && !(a.compact && list == &a.passages) {
 		line = "- " + line
 	}
 	n := a.size(line)
+	session := -1
+	if a.compact {
+		switch {
+		case list == &a.passages:
+			i := a.x.passageAt[it.ID]
+			if s := a.x.Mem.Passages[i].Session; !a.sessions[s] {
+				session = s
+				n += a.size(a.x.sessionHeader(i))
+			}
+		case list == &a.exps && len(a.exps) == 0:
+			n += a.size("Experiences:\n")
+		case list == &a.triples && len(a.triples) == 0:
+			n += a.size("Facts:\n")
+		}
+	}
 	if !a.fits(a.units + n) {
 		return false
 	}
 	*list = append(*list, it)
 	a.units += n
+	if session >= 0 {
+		a.sessions[session] = true
+	}
 	return true
 }
 
@@ -151,6 +190,9 @@ func (a *assembly) add(list *[]Item, it Item) bool {
 func (a *assembly) result(question string) *Result {
 	for {
 		text := a.x.render(a.passages, a.exps, a.triples)
+		if a.compact {
+			text = a.x.renderSessions(a.passages, a.exps, a.triples)
+		}
 		n := a.x.Tokens(text)
 		if n <= a.limit || len(a.passages)+len(a.exps)+len(a.triples) == 0 {
 			items := append(append(append([]Item(nil), a.passages...), a.exps...), a.triples...)

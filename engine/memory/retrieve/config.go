@@ -9,38 +9,48 @@ package retrieve
 
 // Config holds retrieval budgets and weights.
 type Config struct {
-	SeedTriples      int // triples that seed the expansion, 6
-	Hops             int // expansion depth, 1
-	TopTriples       int // triples kept after the cut, 36
-	Passages         int // passages in the context, 6
-	GlobalPassages   int // of which taken first from global search, 2
-	GlobalCandidates int // global search depth, 18
-	Experiences      int // experience items in the context, 6
+	SeedTriples      int `json:"seedTriples"`      // triples that seed the expansion, 6
+	Hops             int `json:"hops"`             // expansion depth, 1
+	TopTriples       int `json:"topTriples"`       // triples kept after the cut, 36
+	Passages         int `json:"passages"`         // passages in the context, 6
+	GlobalPassages   int `json:"globalPassages"`   // of which taken first from global search, 2
+	GlobalCandidates int `json:"globalCandidates"` // global search depth, 18
+	Experiences      int `json:"experiences"`      // experience items in the context, 6
 	// LexicalWeight mixes the normalized BM25 score into every ranking:
 	// score = (1-w)·cosine + w·bm25/max(bm25). 0 is the released code's
 	// dense-only ranking; it needs a lexical index to have an effect.
-	LexicalWeight float64
+	LexicalWeight float64 `json:"lexicalWeight"`
 	// GlobalExperiences fills the experience budget from a search over all
 	// items when the entity-linked ones are fewer (ctxscope's addition;
 	// the released code uses only the linked ones).
-	GlobalExperiences bool
+	GlobalExperiences bool `json:"globalExperiences"`
 	// Budget, when positive, assembles a context of at most this many
 	// tokens instead of the fixed budgets: passages by fused rank with
 	// their neighbours, then triples and experiences in what is left
 	// (ctxscope's budgeted mode).
-	Budget int
+	Budget int `json:"budget"`
 	// Neighbours adds, in budgeted mode, the turns right before and after
 	// each chosen passage when they fit.
-	Neighbours bool
+	Neighbours bool `json:"neighbours"`
 	// PassageShare is the part of the budget passages fill before triples
 	// and items get theirs (in budgeted mode); 0 means 0.7.
-	PassageShare float64
+	PassageShare float64 `json:"passageShare"`
 	// GraphBoost adds, in budgeted mode, this times a chosen triple's
 	// score to the passages it was read from.
-	GraphBoost float64
+	GraphBoost float64 `json:"graphBoost"`
 	// SpeakerBoost adds, in budgeted mode, this to the turns of the one
 	// speaker a question names.
-	SpeakerBoost float64
+	SpeakerBoost float64 `json:"speakerBoost"`
+	// ExperienceBoost adds, in budgeted mode, this times a chosen
+	// experience item's score to the passages it was distilled from: the
+	// experience layer routes to its evidence.
+	ExperienceBoost float64 `json:"experienceBoost"`
+	// Layout is how a budgeted context is rendered: LayoutReference ("" is
+	// the same) or LayoutSessions.
+	Layout string `json:"layout"`
+	// TimeHints appends to a passage, in the sessions layout, the time its
+	// relations resolved (the reference layout always does).
+	TimeHints bool `json:"timeHints"`
 }
 
 // Released returns the released code's budgets with dense-only ranking
@@ -58,10 +68,7 @@ func Default() Config {
 	return c
 }
 
-// Budgeted returns ctxscope's budgeted mode: a context of at most budget
-// tokens, passages first with their neighbours.
-func Budgeted(budget int) Config {
-	c := Default()
-	c.Budget, c.Neighbours, c.PassageShare = budget, true, 0.7
-	return c
-}
+// Budgeted returns ctxscope's budgeted mode with the shipped knobs (see
+// Knobs): a context of at most budget tokens. Its index takes the
+// knobs' window, DefaultKnobs().Window.
+func Budgeted(budget int) Config { return DefaultKnobs().Config(budget) }

@@ -202,3 +202,30 @@ func TestStructuralNames(t *testing.T) {
 		}
 	}
 }
+
+func TestKnobs(t *testing.T) {
+	k := DefaultKnobs()
+	if k.Retrieval.Layout != LayoutSessions || k.Window != 1 {
+		t.Errorf("shipped knobs %+v", k)
+	}
+	for _, a := range []string{"retrieval.graphBoost=0.45", "window=2", "retrieval.neighbours=true", "retrieval.layout=reference"} {
+		if err := k.Set(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k.Retrieval.GraphBoost != 0.45 || k.Window != 2 || !k.Retrieval.Neighbours || k.Retrieval.Layout != LayoutReference {
+		t.Errorf("after sets: %+v", k)
+	}
+	for _, bad := range []string{"retrieval.nope=1", "window=1.5", "retrieval.neighbours=maybe", "window"} {
+		if err := k.Set(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if _, err := ParseKnobs([]byte(`{"retrieval": {"graphBost": 1}}`)); err == nil {
+		t.Error("a misspelt knob was accepted")
+	}
+	part, err := ParseKnobs([]byte(`{"window": 0}`))
+	if err != nil || part.Window != 0 || part.Retrieval.Layout != LayoutSessions {
+		t.Errorf("a partial file: %+v, %v", part, err)
+	}
+}

@@ -1,0 +1,168 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/embed"
+	"ctxscope/engine/memory/locomo"
+	"ctxscope/engine/memory/retrieve"
+)
+
+// Suite is the evaluation the memory is held to: at each budget, the
+// memory's budgeted context and BM25 over whole turns packed into the same
+// budget, scored strictly on the same questions in the same run.
+type Suite struct {
+	Budgets []int
+	// Config holds the retrieval knobs; its Budget is set per row.
+	Config retrieve.Config
+	// Window is the passage index window of the memory's index.
+	Window  int
+	Lexical memory.IndexFunc
+	Emb     embed.Provider
+	// Compat adds the released code's fixed-budget retrieval as a
+	// diagnostic row.
+	Compat bool
+	// Baseline adds the bm25-packed row at each budget.
+	Baseline bool
+	// Indexes, when not nil, keeps the indexes Run builds, by
+	// conversation and window, for later runs (a tuning's).
+	Indexes map[string]*retrieve.Index
+}
+
+// index returns the memory index of conversation id with the suite's
+// window, building it unless the suite keeps it already.
+func (s Suite) index(ctx context.Context, id string, m *memory.Memory) (*retrieve.Index, error) {
+	key := fmt.Sprintf("%s/%d", id, s.Window)
+	if x, ok := s.Indexes[key]; ok {
+		return x, nil
+	}
+	x, err := retrieve.New(ctx, m, s.Emb, retrieve.Options{Lexical: s.Lexical, Window: s.Window})
+	if err == nil && s.Indexes != nil {
+		s.Indexes[key] = x
+	}
+	return x, err
+}
+
+// Row is one configuration's results over the conversations evaluated.
+type Row struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"` // "memory", "bm25-packed" or "released"
+	Budget int    `json:"budget,omitempty"`
+	// Results are in conversation order, and within a conversation in
+	// question order, so that rows pair question by question.
+	Results []Question `json:"-"`
+}
+
+// BaselineName is the name of the baseline rows.
+const BaselineName = "bm25-packed"
+
+// Run scores every row on convs, whose memories are mems.
+func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*memory.Memory) ([]Row, error) {
+	var rows []Row
+	if s.Compat {
+		rows = append(rows, Row{Name: "released (dense only)", Kind: "released"})
+	}
+	for _, b := range s.Budgets {
+		rows = append(rows, Row{Name: fmt.Sprintf("memory ≤%d", b), Kind: "memory", Budget: b})
+		if s.Baseline {
+			rows = append(rows, Row{Name: fmt.Sprintf("%s ≤%d", BaselineName, b), Kind: BaselineName, Budget: b})
+		}
+	}
+	for n, conv := range convs {
+		x, err := s.index(ctx, conv.ID, mems[n])
+		if err != nil {
+			return nil, err
+		}
+		var compat *retrieve.Index
+		for k := range rows {
+			var qs []Question
+			switch rows[k].Kind {
+			case "released":
+				if compat == nil {
+					if compat, err = retrieve.New(ctx, mems[n], s.Emb, retrieve.Options{Lexical: s.Lexical, StructuralNames: true}); err != nil {
+						return nil, err
+					}
+				}
+				qs, err = Retrieval(ctx, conv, compat, retrieve.Released(), nil, nil)
+			case "memory":
+				cfg := s.Config
+				cfg.Budget = rows[k].Budget
+				qs, err = Retrieval(ctx, conv, x, cfg, nil, nil)
+			case BaselineName:
+				qs, err = Baseline{Budget: rows[k].Budget, Layout: s.Config.Layout}.BM25(conv, s.Lexical, nil)
+			}
+			if err != nil {
+				return nil, err
+			}
+			rows[k].Results = append(rows[k].Results, qs...)
+		}
+	}
+	return rows, nil
+}
+
+// turnTexts returns a lookup of the conversation's turn texts by id.
+func turnTexts(conv *locomo.Conversation) func(string) (string, bool) {
+	m := map[string]string{}
+	for _, p := range conv.Passages() {
+		m[p.ID] = p.Text
+	}
+	return func(id string) (string, bool) {
+		t, ok := m[id]
+		return t, ok
+	}
+}
+
+// Of returns the results of the conversations in samples (by id).
+func (r Row) Of(samples map[string]bool) []Question {
+	var out []Question
+	for _, q := range r.Results {
+		if samples[q.Sample] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// Comparison is the memory's strict recall against the baseline's at one
+// budget, per category and over categories 1–4, with paired bootstrap
+// intervals of the difference.
+type Comparison struct {
+	Budget     int              `json:"budget"`
+	ByCategory map[int]Interval `json:"byCategory"`
+	Overall    Interval         `json:"overall"`
+}
+
+// Compare pairs two rows' results question by question (they must come
+// from the same questions in the same order) and bootstraps the
+// difference in strict recall.
+func Compare(budget int, mem, base []Question) (Comparison, error) {
+	c := Comparison{Budget: budget, ByCategory: map[int]Interval{}}
+	if len(mem) != len(base) {
+		return c, fmt.Errorf("eval: %d and %d results do not pair", len(mem), len(base))
+	}
+	by := map[int][2][]float64{}
+	var all [2][]float64
+	for i := range mem {
+		a, b := mem[i], base[i]
+		if a.Sample != b.Sample || a.Index != b.Index {
+			return c, fmt.Errorf("eval: result %d pairs %s#%d with %s#%d", i, a.Sample, a.Index, b.Sample, b.Index)
+		}
+		if len(a.Evidence) == 0 || a.Category < locomo.MultiHop || a.Category > locomo.SingleHop {
+			continue
+		}
+		p := by[a.Category]
+		p[0], p[1] = append(p[0], a.Strict), append(p[1], b.Strict)
+		by[a.Category] = p
+		all[0], all[1] = append(all[0], a.Strict), append(all[1], b.Strict)
+	}
+	for cat, p := range by {
+		c.ByCategory[cat] = PairedBootstrap(p[0], p[1], resamples)
+	}
+	c.Overall = PairedBootstrap(all[0], all[1], resamples)
+	return c, nil
+}
+
+// resamples is the number of bootstrap resamples.
+const resamples = 2000

@@ -55,9 +55,13 @@ func TestMemoryCommands(t *testing.T) {
 			Rows []struct {
 				Kind    string
 				Budget  int
-				Summary struct{ Overall struct{ Strict, Recall float64 } }
+				Summary struct {
+					Overall struct{ Strict, Recall float64 }
+				}
 			}
-			Comparisons []struct{ Overall struct{ Mean, Low, High float64 } }
+			Comparisons []struct {
+				Overall struct{ Mean, Low, High float64 }
+			}
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Splits) != 3 {

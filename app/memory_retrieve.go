@@ -17,12 +17,12 @@ import (
 // embedder returns the offline word vectors, loaded once.
 func (s *Memory) embedder() (embed.Provider, error) {
 	s.embOnce.Do(func() {
-		p, err := embed.DefaultPath()
+		emb, err := embed.Default()
 		if err != nil {
 			s.embErr = err
 			return
 		}
-		s.emb, s.embErr = embed.LoadSIF(p)
+		s.emb = emb
 	})
 	return s.emb, s.embErr
 }

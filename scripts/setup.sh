@@ -54,6 +54,7 @@ case "${1:-build}" in
     apt_install "${build_pkgs[@]}"
     wails_cli
     npm_packages
+    scripts/fetch-embeddings.sh >&2
     ;;
   test)
     apt_install "${build_pkgs[@]}" "${test_pkgs[@]}"

@@ -60,11 +60,7 @@ func (f embedFlags) provider() (embed.Provider, error) {
 		}
 		return &embed.Client{BaseURL: f.url, Model: f.model, Key: key}, nil
 	}
-	p, err := embed.DefaultPath()
-	if err != nil {
-		return nil, err
-	}
-	return embed.LoadSIF(p)
+	return embed.Default()
 }
 
 // offlineBuilder is the default, model-free builder.

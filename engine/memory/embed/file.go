@@ -28,7 +28,7 @@ const fileMagic = "CTXSIF1\n"
 const FileName = "glove-6b-100d.sif"
 
 // ErrNoVectors is returned by [DefaultPath] when no vector file is found.
-var ErrNoVectors = errors.New("embed: no word vectors found; run scripts/fetch-embeddings.sh")
+var ErrNoVectors = errors.New("no word vectors: this binary was built without them and none are in the cache folder; build it with `make build` (which fetches them into the binary), or run scripts/fetch-embeddings.sh, or set CTXSCOPE_EMBEDDINGS to a vector file")
 
 // WriteVectors writes words (in rank order) and their vectors to w.
 func WriteVectors(w io.Writer, name string, words []string, vecs [][]float32) error {

@@ -179,10 +179,13 @@ func (s *Memory) builder(extractor string) (*memory.Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &memory.Builder{Extractor: extract.Offline{}, Embedder: emb, Writer: cluster.Offline{}, Config: cluster.PaperConfig(), Merge: true,
+	b := &memory.Builder{Extractor: extract.Tagged{}, Embedder: emb, Writer: cluster.Offline{}, Config: cluster.PaperConfig(), Merge: true,
 		Logf: func(format string, args ...any) { s.app.logf("memory build: "+format, args...) }}
 	switch extractor {
 	case "", "offline":
+		return b, nil
+	case "patterns":
+		b.Extractor = extract.Offline{}
 		return b, nil
 	case "llm":
 		cfg, err := s.LLMSettings()
@@ -197,7 +200,7 @@ func (s *Memory) builder(extractor string) (*memory.Builder, error) {
 		b.Extractor, b.Reviewer, b.Writer = e, e, &llm.Writer{Client: c, Logf: b.Logf}
 		return b, nil
 	}
-	return nil, fmt.Errorf("unknown extractor %q (want offline or llm)", extractor)
+	return nil, fmt.Errorf("unknown extractor %q (want offline, patterns or llm)", extractor)
 }
 
 // LLM is the model configuration of builds with the llm extractor. The

@@ -69,7 +69,7 @@ func offlineBuilder(emb embed.Provider, compat bool) *memory.Builder {
 	if compat {
 		cfg = cluster.CodeConfig()
 	}
-	return &memory.Builder{Extractor: extract.Offline{}, Embedder: emb, Writer: cluster.Offline{}, Config: cfg, Merge: !compat}
+	return &memory.Builder{Extractor: extract.Tagged{}, Embedder: emb, Writer: cluster.Offline{}, Config: cfg, Merge: !compat}
 }
 
 // sampleIndexes parses --sample: "" or "all" for every conversation.

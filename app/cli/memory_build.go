@@ -10,13 +10,14 @@ import (
 
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/extract"
 )
 
 func runMemoryBuild(env *Env, args []string) error {
 	fs := newFlags("memory build", env.Stderr)
 	path := fs.String("locomo", "", "LoCoMo file (locomo10.json)")
 	sample := fs.String("sample", "all", "conversation indexes, comma-separated, or all")
-	extractor := fs.String("extractor", "offline", "offline or llm")
+	extractor := fs.String("extractor", "offline", "offline (the tagged extractor), patterns (the earlier first-person patterns) or llm")
 	compat := fs.Bool("compat", false, "the released code's parameters (buffer 5, noise as a group, no merges)")
 	var ef embedFlags
 	fs.StringVar(&ef.url, "embed-url", "", "OpenAI-compatible embeddings base URL (default: offline GloVe)")
@@ -38,12 +39,14 @@ func runMemoryBuild(env *Env, args []string) error {
 	b := offlineBuilder(emb, *compat)
 	switch *extractor {
 	case "offline":
+	case "patterns":
+		b.Extractor = extract.Offline{}
 	case "llm":
 		if err := lf.configure(b, env); err != nil {
 			return err
 		}
 	default:
-		return usageError("--extractor %q: want offline or llm", *extractor)
+		return usageError("--extractor %q: want offline, patterns or llm", *extractor)
 	}
 	ws, err := openSharedWorkspace(env)
 	if err != nil {

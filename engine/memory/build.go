@@ -138,6 +138,11 @@ func (b *Builder) graph(ctx context.Context, m *Memory, sess []Passage, done *in
 			}
 			written = append(written, r)
 		}
+		for name, typ := range ex.Types {
+			if e, ok := m.Graph.Lookup(name); ok && e.Type == "" {
+				e.Type = typ
+			}
+		}
 	}
 	if b.Reviewer != nil {
 		rv, err := b.Reviewer.Review(ctx, sess, m.Graph, written)

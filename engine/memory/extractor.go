@@ -20,7 +20,13 @@ type Triple struct {
 type Extraction struct {
 	Entities []string `json:"entities"`
 	Triples  []Triple `json:"triples"`
+	// Types gives an entity's type by its name, when the extractor
+	// knows it (one of EntityTypes).
+	Types map[string]string `json:"types,omitempty"`
 }
+
+// EntityTypes are the types an extractor may give an entity.
+var EntityTypes = []string{"person", "place", "organisation", "date", "event", "object", "activity"}
 
 // Extractor reads entities and temporal triples from one passage.
 type Extractor interface {

@@ -15,7 +15,10 @@ import (
 	"ctxscope/engine/memory/temporal"
 )
 
-// Offline is the deterministic extractor. It reads three shapes:
+// Offline is the earlier deterministic extractor, kept as the "patterns"
+// choice: word patterns without a tagger, which [Tagged] replaced as the
+// default because most of what it wrote was weak ("has goal") or junk
+// ("mentions Friday"). It reads three shapes:
 //   - first-person clauses: subject "I"/"we", a verb with its particle,
 //     and the noun phrase after it;
 //   - possessives "my X": (speaker, has, X);

@@ -29,6 +29,10 @@ type Entity struct {
 	Name    string   `json:"name"`
 	Aliases []string `json:"aliases,omitempty"`
 	Origin  Origin   `json:"origin"`
+	// Type is what the entity is, when the extractor says: person,
+	// place, organisation, event, object or activity (see
+	// memory.EntityTypes).
+	Type string `json:"type,omitempty"`
 }
 
 // Relation is a temporal triple: subject predicate object, at a time,

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"math"
 	"strings"
 
 	"ctxscope/engine/session"
@@ -32,6 +33,9 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 	}
 	fill := func(limit int) {
 		misses := 0
+		if cfg.SessionPenalty > 0 {
+			order = x.diversified(order, score, taken, cfg.SessionPenalty)
+		}
 		for _, i := range order {
 			if b.tokens() >= limit || misses >= maxMisses {
 				return
@@ -208,3 +212,38 @@ func (a *assembly) result(question string) *Result {
 		}
 	}
 }
+
+// diversified reorders passages greedily: each next passage is the best
+// by its score less penalty for every passage of its session ranked
+// before it (the taken ones count as ranked first).
+func (x *Index) diversified(order []int, score []float64, taken map[int]bool, penalty float64) []int {
+	perSession := map[int]int{}
+	for i := range taken {
+		perSession[x.Mem.Passages[i].Session]++
+	}
+	rest := make([]int, 0, len(order))
+	for _, i := range order {
+		if !taken[i] {
+			rest = append(rest, i)
+		}
+	}
+	out := make([]int, 0, len(rest))
+	for len(rest) > 0 && len(out) < diversifyDepth {
+		best, bestScore := 0, math.Inf(-1)
+		for k, i := range rest {
+			s := score[i] - penalty*float64(perSession[x.Mem.Passages[i].Session])
+			if s > bestScore {
+				best, bestScore = k, s
+			}
+		}
+		i := rest[best]
+		out = append(out, i)
+		perSession[x.Mem.Passages[i].Session]++
+		rest = append(rest[:best], rest[best+1:]...)
+	}
+	return append(out, rest...)
+}
+
+// diversifyDepth bounds the greedy reordering: a context never holds more
+// passages than this.
+const diversifyDepth = 200

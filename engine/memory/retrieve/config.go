@@ -45,6 +45,17 @@ type Config struct {
 	// experience item's score to the passages it was distilled from: the
 	// experience layer routes to its evidence.
 	ExperienceBoost float64 `json:"experienceBoost"`
+	// Feedback adds this times the passages' BM25 score for the words
+	// their best FeedbackDocs share (pseudo-relevance feedback); 0 is off.
+	Feedback     float64 `json:"feedback"`
+	FeedbackDocs int     `json:"feedbackDocs"`
+	// SessionPenalty lowers, in budgeted mode, a passage's score by this
+	// for each passage of its session already chosen, so that a question
+	// whose answers span sessions gets turns from more of them.
+	SessionPenalty float64 `json:"sessionPenalty"`
+	// SpeakerNamesOut leaves the speakers' names out of the passages'
+	// lexical search (SpeakerBoost is the way to favour a speaker).
+	SpeakerNamesOut bool `json:"speakerNamesOut"`
 	// Layout is how a budgeted context is rendered: LayoutReference ("" is
 	// the same) or LayoutSessions.
 	Layout string `json:"layout"`

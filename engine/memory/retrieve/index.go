@@ -34,6 +34,7 @@ type Index struct {
 	hints     []string         // per passage: its time hint
 	lines     []string         // per passage: its rendered line
 	lineUnits []int            // per passage: the line's size in counter units
+	df        map[string]int   // per word: the passages that have it (for feedback)
 }
 
 // layer is one kind of retrievable text: its vectors and lexical index.
@@ -79,6 +80,7 @@ func New(ctx context.Context, m *memory.Memory, emb embed.Provider, opt Options)
 	pids, ptext := x.indexPassages(opt.Window)
 	tids, ttext := x.indexTriples(opt.StructuralNames)
 	x.renderPassages()
+	x.documentFrequencies()
 	eids, etext := x.indexItems()
 	var err error
 	if x.passages, err = newLayer(ctx, x.emb, opt.Lexical, pids, ptext); err != nil {

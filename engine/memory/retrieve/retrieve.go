@@ -81,7 +81,14 @@ func (x *Index) prepare(ctx context.Context, question string, cfg Config) (*quer
 		return nil, fmt.Errorf("retrieve: embed question: %w", err)
 	}
 	q := &query{text: question}
-	if q.pass, err = x.passages.score(vs[0], question, cfg.LexicalWeight); err != nil {
+	passageQuery := question
+	if cfg.SpeakerNamesOut {
+		passageQuery = x.withoutSpeakers(question)
+	}
+	if q.pass, err = x.passages.score(vs[0], passageQuery, cfg.LexicalWeight); err != nil {
+		return nil, err
+	}
+	if err := x.feedback(q, cfg.Feedback, max(cfg.FeedbackDocs, 2)); err != nil {
 		return nil, err
 	}
 	if q.trip, err = x.triples.score(vs[0], question, cfg.LexicalWeight); err != nil {
@@ -103,6 +110,26 @@ func turns(items []Item) []string {
 				out = append(out, p)
 			}
 		}
+	}
+	return out
+}
+
+// withoutSpeakers removes the speakers' names from a question, for the
+// passages' lexical search: every turn of a speaker is theirs whether or
+// not it names them, and the turns that do name them are mostly the other
+// speaker's.
+func (x *Index) withoutSpeakers(question string) string {
+	out := question
+	for _, s := range x.Mem.Speakers {
+		if s == "" {
+			continue
+		}
+		for _, form := range []string{s + "'s", s + "’s", s} {
+			out = strings.ReplaceAll(out, form, " ")
+		}
+	}
+	if strings.TrimSpace(out) == "" {
+		return question
 	}
 	return out
 }

@@ -205,7 +205,7 @@ func TestStructuralNames(t *testing.T) {
 
 func TestKnobs(t *testing.T) {
 	k := DefaultKnobs()
-	if k.Retrieval.Layout != LayoutSessions || k.Window != 1 {
+	if k.Retrieval.Layout != LayoutSessions || k.Retrieval.Budget != 0 {
 		t.Errorf("shipped knobs %+v", k)
 	}
 	for _, a := range []string{"retrieval.graphBoost=0.45", "window=2", "retrieval.neighbours=true", "retrieval.layout=reference"} {

@@ -36,6 +36,7 @@ type setMeta struct {
 // them lower-cased and only where no other entity holds them).
 type entityMeta struct {
 	Aliases []string `json:"aliases"` // null and [] both round-trip
+	Type    string   `json:"type,omitempty"`
 }
 
 // relationMeta keeps what the relation columns hold only as text.
@@ -76,7 +77,7 @@ func encode(m *memory.Memory) (wstore.MemoryData, error) {
 	}
 	for _, e := range snap.Entities {
 		d.Entities = append(d.Entities, wstore.Entity{ID: e.ID, Name: e.Name, Source: string(e.Origin), Aliases: e.Aliases,
-			Metadata: mustJSON(entityMeta{Aliases: e.Aliases})})
+			Metadata: mustJSON(entityMeta{Aliases: e.Aliases, Type: e.Type})})
 	}
 	for _, r := range snap.Relations {
 		d.Relations = append(d.Relations, relation(r))
@@ -149,7 +150,7 @@ func decode(id string, d wstore.MemoryData) (*memory.Memory, error) {
 		if err := json.Unmarshal(e.Metadata, &em); err != nil {
 			return nil, fmt.Errorf("entity %s: %w", e.ID, err)
 		}
-		snap.Entities = append(snap.Entities, kg.Entity{ID: e.ID, Name: e.Name, Aliases: em.Aliases, Origin: kg.Origin(e.Source)})
+		snap.Entities = append(snap.Entities, kg.Entity{ID: e.ID, Name: e.Name, Aliases: em.Aliases, Origin: kg.Origin(e.Source), Type: em.Type})
 	}
 	for _, r := range d.Relations {
 		kr, err := unrelation(r)

@@ -1,0 +1,406 @@
+package extract
+
+import (
+	"context"
+	"strings"
+
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/extract/morph"
+	"ctxscope/engine/memory/temporal"
+)
+
+// Tagged is the default offline extractor: precision first, from the
+// parts of speech a trained tagger gives each word (see tagSentence) and
+// WordNet's lemmas (see morph). It reads:
+//   - clauses whose subject is the speaker ("I", "we", "my friends and I")
+//     or a name: the verb's lemma with its particle or preposition as the
+//     predicate ("went to" → "go to"), and the noun phrase, or the
+//     activity ("camping"), after it as the object. Hypothetical and
+//     negated clauses ("I would love to", "I didn't go") are left out;
+//     future ones ("I'm going to", "I will") get the condition
+//     "planned";
+//   - "I am a teacher": (speaker, is, teacher);
+//   - "my dog Max": (speaker, has dog named, Max).
+//
+// Objects are noun phrases without determiners, evaluative adjectives or
+// pronouns, and never a word that says nothing on its own ("thing",
+// "lot", "time"). Each entity gets a type: person, place, organisation,
+// event, object or activity. Each triple gets the first time expression
+// of its sentence, normalized against the passage's time.
+type Tagged struct{}
+
+// Name returns "tagged".
+func (Tagged) Name() string { return "tagged" }
+
+// Extract reads one passage.
+func (Tagged) Extract(_ context.Context, p memory.Passage) (memory.Extraction, error) {
+	ex := memory.Extraction{Types: map[string]string{p.Speaker: "person"}}
+	seen := map[string]bool{}
+	for _, s := range statements(stripCaption(p.Text)) {
+		when, _ := temporal.Normalize(s, p.Time)
+		r := reader{speaker: p.Speaker, toks: tagSentence(s), types: ex.Types}
+		for _, t := range r.read() {
+			t.Time = when
+			key := strings.ToLower(t.Subject + "|" + t.Predicate + "|" + t.Object)
+			if seen[key] || strings.EqualFold(t.Subject, t.Object) {
+				continue
+			}
+			seen[key] = true
+			ex.Triples = append(ex.Triples, t)
+		}
+	}
+	ents := map[string]bool{}
+	for _, t := range ex.Triples {
+		for _, e := range []string{t.Subject, t.Object} {
+			if !ents[e] {
+				ents[e] = true
+				ex.Entities = append(ex.Entities, e)
+			}
+		}
+	}
+	for name := range ex.Types {
+		if !ents[name] {
+			delete(ex.Types, name)
+		}
+	}
+	return ex, nil
+}
+
+// reader reads the triples of one tagged sentence.
+type reader struct {
+	speaker string
+	toks    []tagged
+	types   map[string]string
+}
+
+func (r *reader) word(i int) string { return strings.ToLower(r.toks[i].text) }
+func (r *reader) tag(i int) string  { return r.toks[i].tag }
+
+func (r *reader) read() []memory.Triple {
+	var out []memory.Triple
+	for i := 0; i < len(r.toks); i++ {
+		if subj, next, ok := r.subject(i); ok {
+			out = append(out, r.clause(subj, next)...)
+		}
+		if t, ok := r.named(i); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// subject recognises a clause subject at i: "I" or "we" (the speaker), or
+// a name right before a verb. It returns the subject and where the verb
+// group starts.
+func (r *reader) subject(i int) (string, int, bool) {
+	w, t := r.word(i), r.tag(i)
+	if r.subordinate(i) {
+		return "", 0, false // "when I was a kid", "if we go", "what I learned", "the pic I took"
+	}
+	switch {
+	case (t == "PRP" && (w == "i" || w == "we")) || firstPerson(w):
+		return r.speaker, i + 1, true
+	case isProper(t) && capitalised(r.toks[i].text) && !evaluative(w) && !greeting(w) && (i == 0 || !isProper(r.tag(i-1))):
+		j := i
+		for j < len(r.toks) && isProper(r.tag(j)) {
+			j++
+		}
+		if j < len(r.toks) && (r.tag(j) == "VBD" || r.tag(j) == "VBZ") && j-i <= 3 && !greeting(r.word(max(i-1, 0))) && (i == 0 || r.tag(i-1) != ",") {
+			name := r.span(i, j)
+			if _, known := r.types[name]; !known {
+				r.types[name] = "person"
+			}
+			return name, j, true
+		}
+	}
+	return "", 0, false
+}
+
+// subordinate reports a subject at i that starts a subordinate or
+// relative clause: after a conditional or time word ("when I was a kid",
+// "unless someday I decide"), a wh-word ("what I learned"), or a noun
+// ("the pic I took").
+func (r *reader) subordinate(i int) bool {
+	k := i - 1
+	for k >= 0 && (r.tag(k) == "RB" || r.tag(k) == "JJ") && k >= i-2 {
+		k--
+	}
+	if k < 0 {
+		return false
+	}
+	return conditional(r.word(k)) || r.tag(k) == "WP" || r.tag(k) == "WDT" || r.tag(k) == "WRB" ||
+		(isNoun(r.tag(k)) && !timeWord(r.word(k)) && (r.tag(i) == "PRP" || firstPerson(r.word(i))))
+}
+
+// clause reads the verb group from j and the object after it.
+func (r *reader) clause(subject string, j int) []memory.Triple {
+	planned, be := false, false
+	for ; j < len(r.toks); j++ {
+		w, t := r.word(j), r.tag(j)
+		switch {
+		case t == "RB" && (w == "not" || w == "n't" || w == "never"):
+			return nil
+		case t == "MD" && (w == "will" || w == "'ll"):
+			planned = true
+		case t == "MD":
+			return nil // would, could, might, should: not a fact
+		case t == "RB":
+		case t == "VBN" && be:
+			return nil // "I was stoked", "I'm always drawn to": not the subject's act
+		case isVerb(t) && auxiliary(w) && j+1 < len(r.toks) && (isVerb(r.tag(j+1)) || r.tag(j+1) == "RB") && !copulaBeforeObject(r, j):
+			if w == "going" || w == "gonna" {
+				planned = true
+			}
+			be = be || isBe(w)
+		default:
+			return r.predicate(subject, j, planned)
+		}
+	}
+	return nil
+}
+
+// copulaBeforeObject reports whether the be-form at j links the subject to
+// a noun phrase ("I am a teacher") rather than helping a verb.
+func copulaBeforeObject(r *reader, j int) bool {
+	return isBe(r.word(j)) && j+1 < len(r.toks) && (r.tag(j+1) == "DT" || isNoun(r.tag(j+1)))
+}
+
+// predicate reads the main verb at j and its object.
+func (r *reader) predicate(subject string, j int, planned bool) []memory.Triple {
+	if j >= len(r.toks) {
+		return nil
+	}
+	w, t := r.word(j), r.tag(j)
+	cond := ""
+	if planned {
+		cond = "planned"
+	}
+	if isBe(w) { // "I am a counselor": a determiner first, not "I'm game"
+		if planned || j+1 >= len(r.toks) || r.tag(j+1) != "DT" {
+			return nil
+		}
+		obj, typ, end := r.nounPhrase(j + 1)
+		if obj == "" || !strings.Contains(obj, " ") && evaluative(obj) {
+			return nil
+		}
+		if !strings.Contains(obj, " ") && genericHead(strings.ToLower(obj)) {
+			more, ok := r.attachment(end) // "a fan of savasana"
+			if !ok {
+				return nil
+			}
+			obj += " " + more
+		}
+		r.setType(obj, typ)
+		return []memory.Triple{{Subject: subject, Predicate: "is", Object: obj, Condition: cond}}
+	}
+	if !isVerb(t) || !alphabetic(w) {
+		return nil
+	}
+	pred := morph.Lemma(w, morph.Verb)
+	if light(w) || light(pred) || !morph.Known(pred, morph.Verb) {
+		return nil
+	}
+	k := j + 1
+	for k < len(r.toks) && r.tag(k) == "RB" {
+		k++
+	}
+	// "decided to adopt a dog", "plan to visit Paris": the inner verb.
+	if k+1 < len(r.toks) && r.tag(k) == "TO" && r.tag(k+1) == "VB" {
+		if !intends(pred) {
+			return nil
+		}
+		pred += " to " + morph.Lemma(r.word(k+1), morph.Verb)
+		k += 2
+	}
+	if k < len(r.toks) && (r.tag(k) == "RP" || (r.tag(k) == "IN" && preposition(r.word(k))) || r.tag(k) == "TO") {
+		if r.tag(k) == "TO" && (k+1 >= len(r.toks) || !(r.tag(k+1) == "DT" || isNoun(r.tag(k+1)) || r.tag(k+1) == "PRP$")) {
+			return nil // "want to share": an infinitive, not a place
+		}
+		if pred == "take" && r.word(k) != "up" && r.word(k) != "on" {
+			return nil // "a pic I took at the park": where a photo was taken
+		}
+		pred += " " + r.word(k)
+		k++
+	}
+	if k < len(r.toks) && r.tag(k) == "VBG" { // "went camping", "started playing guitar"
+		lemma := morph.Lemma(r.word(k), morph.Verb)
+		if light(lemma) || vagueWord(r.word(k)) || genericActivity(lemma) {
+			return nil
+		}
+		act := r.word(k)
+		if !alphabetic(act) {
+			return nil
+		}
+		obj, _, _ := r.nounPhrase(k + 1)
+		if obj != "" && k+1 < len(r.toks) && r.tag(k+1) != "IN" {
+			act += " " + obj
+		} else if !morph.Known(act, morph.Noun) {
+			return nil // a bare "throwing": not an activity by name
+		}
+		r.setType(act, "activity")
+		return []memory.Triple{{Subject: subject, Predicate: pred, Object: act, Condition: cond}}
+	}
+	if k < len(r.toks) && r.tag(k) == "PRP$" && r.word(k) != "my" && r.word(k) != "our" {
+		return nil // "I love your commitment": about the listener
+	}
+	obj, typ, end := r.nounPhrase(k)
+	if obj == "" || !strings.Contains(obj, " ") && evaluative(strings.ToLower(obj)) {
+		return nil
+	}
+	if strings.HasPrefix(pred, "have") && (pred != "have" || !possession(obj)) {
+		return nil // "have" states a fact only of what one keeps
+	}
+	if !strings.Contains(obj, " ") && genericHead(strings.ToLower(obj)) {
+		// "a trip" says little; "a trip to Canada" says what.
+		more, ok := r.attachment(end)
+		if !ok {
+			return nil
+		}
+		obj += " " + more
+	} else if carries(pred) {
+		// "took the kids to the park": where to is the fact.
+		if more, ok := r.attachment(end); ok && (strings.HasPrefix(more, "to ") || strings.HasPrefix(more, "for ")) {
+			obj += " " + more
+		}
+	}
+	r.setType(obj, typ)
+	return []memory.Triple{{Subject: subject, Predicate: pred, Object: obj, Condition: cond}}
+}
+
+// attachment reads what says which one a generic object is: a
+// preposition and its noun phrase ("to Canada", "as a Financial
+// Analyst").
+func (r *reader) attachment(i int) (string, bool) {
+	if i >= len(r.toks) || !attachers[r.word(i)] {
+		return "", false
+	}
+	np, _, _ := r.nounPhrase(i + 1)
+	if np == "" {
+		return "", false
+	}
+	return r.word(i) + " " + np, true
+}
+
+// named reads "my dog Max" as (speaker, has dog named, Max).
+func (r *reader) named(i int) (memory.Triple, bool) {
+	if r.tag(i) != "PRP$" || (r.word(i) != "my" && r.word(i) != "our") || i+2 >= len(r.toks) {
+		return memory.Triple{}, false
+	}
+	if !isCommon(r.tag(i+1)) || !isProper(r.tag(i+2)) {
+		return memory.Triple{}, false
+	}
+	j := i + 2
+	for j < len(r.toks) && isProper(r.tag(j)) && j-i <= 4 {
+		j++
+	}
+	kind := morph.Lemma(r.word(i+1), morph.Noun)
+	name := r.span(i+2, j)
+	r.setType(name, typeOfKind(kind))
+	return memory.Triple{Subject: r.speaker, Predicate: "has " + kind + " named", Object: name}, true
+}
+
+// nounPhrase reads the noun phrase starting at i: determiners and
+// evaluative adjectives dropped, at most five words, ending in a noun.
+// It returns the phrase, its type and where it ends.
+func (r *reader) nounPhrase(i int) (string, string, int) {
+	for i < len(r.toks) && (r.tag(i) == "DT" || r.tag(i) == "PRP$" || r.tag(i) == "PDT") {
+		i++
+	}
+	start := i
+	for i < len(r.toks) && r.tag(i) == "JJ" && evaluative(r.word(i)) {
+		i++
+		start = i
+	}
+	j := i
+	for j < len(r.toks) && j-start < 5 && !(j > start && timeWord(r.word(j))) && !firstPerson(r.word(j)) && r.word(j) != "i" &&
+		(isNoun(r.tag(j)) || r.tag(j) == "JJ" || r.tag(j) == "CD" || (r.tag(j) == "VBG" && (j > start || j+1 < len(r.toks) && isNoun(r.tag(j+1))))) {
+		j++
+	}
+	// End on a noun, or on a gerund that is one ("wine tasting").
+	for j > start && !isNoun(r.tag(j-1)) && !(r.tag(j-1) == "VBG" && j-1 > start && morph.Known(r.word(j-1), morph.Noun)) {
+		j--
+	}
+	if j == start {
+		return "", "", i
+	}
+	for k := start; k < j; k++ {
+		if r.tag(k) == "JJ" && (evaluative(r.word(k)) || !morph.Known(r.word(k), morph.Noun)) {
+			return "", "", j // an adjective inside a phrase: too loose to be an entity
+		}
+	}
+	head := r.word(j - 1)
+	if vagueWord(head) || vagueWord(morph.Lemma(head, morph.Noun)) || pronounLike(head) || !alphabetic(head) {
+		return "", "", j
+	}
+	proper := true
+	for k := start; k < j; k++ {
+		proper = proper && isProper(r.tag(k))
+	}
+	if proper {
+		name := r.span(start, j)
+		return name, r.properType(start, name), j
+	}
+	words := make([]string, 0, j-start)
+	for k := start; k < j; k++ {
+		w := r.word(k)
+		name := isProper(r.tag(k)) || capitalised(r.toks[k].text) && k > 0
+		if name {
+			w = r.toks[k].text
+		}
+		if k == j-1 && !name {
+			w = morph.Lemma(w, morph.Noun)
+		}
+		words = append(words, alias(w))
+	}
+	phrase := strings.Join(words, " ")
+	if event(morph.Lemma(head, morph.Noun)) {
+		return phrase, "event", j
+	}
+	return phrase, "object", j
+}
+
+// properType types a name by the word before it and its own words.
+func (r *reader) properType(i int, name string) string {
+	if organisation(name) {
+		return "organisation"
+	}
+	if i > 0 && placeWord(r.word(i-1)) {
+		return "place"
+	}
+	return ""
+}
+
+func (r *reader) setType(name, typ string) {
+	if typ == "" {
+		return
+	}
+	if _, ok := r.types[name]; !ok {
+		r.types[name] = typ
+	}
+}
+
+func (r *reader) span(i, j int) string {
+	parts := make([]string, 0, j-i)
+	for k := i; k < j; k++ {
+		parts = append(parts, strings.TrimSuffix(r.toks[k].text, "'s"))
+	}
+	return strings.Join(parts, " ")
+}
+
+// statements splits text into its sentences that are not questions.
+func statements(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		loc := sentenceSplit.FindStringIndex(text)
+		s, end := text, ""
+		if loc != nil {
+			s, end, text = text[:loc[0]], text[loc[0]:loc[1]], text[loc[1]:]
+		} else {
+			text = ""
+		}
+		if s = strings.TrimSpace(s); s != "" && !strings.Contains(end, "?") {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -114,7 +114,9 @@ type Retrieval struct {
 	// its gold answer.
 	Gold   []explore.Evidence `json:"gold"`
 	Answer string             `json:"answer"`
-	Recall float64            `json:"recall"`
+	// Recall is the share of the gold turns whose text is in the
+	// context (strict).
+	Recall float64 `json:"recall"`
 	// Millis is the time the retrieval took in Go, the index already
 	// built.
 	Millis float64 `json:"millis"`

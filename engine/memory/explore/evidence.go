@@ -3,17 +3,19 @@ package explore
 import (
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/retrieve"
+	"strings"
 )
 
 // Evidence is one gold evidence turn of a question and whether the
 // retrieved context covers it.
 type Evidence struct {
 	Passage Passage `json:"passage"`
-	// Hit is true when the context shows the passage or an item drawn
-	// from it (the recall the evaluation reports); Verbatim when it shows
-	// the passage itself.
-	Hit      bool `json:"hit"`
-	Verbatim bool `json:"verbatim"`
+	// Hit is true when the context holds the passage's whole text: the
+	// strict recall the evaluation reports. Pointed is true when it shows
+	// only items drawn from the passage (triples, experience items),
+	// which are not its words.
+	Hit     bool `json:"hit"`
+	Pointed bool `json:"pointed"`
 	// Via lists the ids of the items that cover it.
 	Via []string `json:"via"`
 }
@@ -23,19 +25,16 @@ func Gold(m *memory.Memory, res *retrieve.Result, evidence []string) []Evidence 
 	out := make([]Evidence, 0, len(evidence))
 	for _, turn := range evidence {
 		ev := Evidence{Passage: passage(m, turn), Via: []string{}}
+		ev.Hit = ev.Passage.Text != "" && strings.Contains(res.Context, ev.Passage.Text)
 		for _, it := range res.Items {
 			for _, p := range it.Passages {
-				if p != turn {
-					continue
+				if p == turn {
+					ev.Via = append(ev.Via, it.Kind+":"+it.ID)
+					break
 				}
-				ev.Hit = true
-				ev.Via = append(ev.Via, it.Kind+":"+it.ID)
-				if it.Kind == "passage" {
-					ev.Verbatim = true
-				}
-				break
 			}
 		}
+		ev.Pointed = !ev.Hit && len(ev.Via) > 0
 		out = append(out, ev)
 	}
 	return out

@@ -101,12 +101,15 @@ func TestTimelineAndGold(t *testing.T) {
 	if len(tl.Sessions) != 2 || tl.Sessions[0].Passages != 2 || tl.Sessions[1].N != 2 || tl.ByGran["day"] == 0 || tl.First.IsZero() {
 		t.Errorf("timeline %+v", tl)
 	}
+	p2, _ := m.Passage("D2:1")
 	res := &retrieve.Result{Items: []retrieve.Item{
 		{Kind: "triple", ID: "r1", Passages: []string{"D1:1"}},
 		{Kind: "passage", ID: "D2:1", Passages: []string{"D2:1"}},
-	}}
+	}, Context: "Facts:\nsomeone did something\n" + p2.Text + "\n"}
 	got := Gold(m, res, []string{"D1:1", "D2:1", "D1:2"})
-	if !got[0].Hit || got[0].Verbatim || got[0].Via[0] != "triple:r1" || !got[1].Verbatim || got[2].Hit || got[2].Passage.Speaker != "Melanie" {
+	// D1:1 is only pointed to by a triple: its words are not in the
+	// context, so it is a miss.
+	if got[0].Hit || !got[0].Pointed || got[0].Via[0] != "triple:r1" || !got[1].Hit || got[1].Pointed || got[2].Hit || got[2].Pointed || got[2].Passage.Speaker != "Melanie" {
 		t.Errorf("gold %+v", got)
 	}
 }

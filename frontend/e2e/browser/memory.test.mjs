@@ -100,7 +100,9 @@ test('conversation 0 is built through the UI and its time slider filters relatio
   await page.waitForSelector('[data-testid=kg-canvas][data-nodes]');
   const canvas = page.locator('[data-testid=kg-canvas]');
   const total = Number(await canvas.getAttribute('data-edges'));
-  assert.ok(total > 300, `${total} relations`);
+  // The tagged extractor keeps what it can state precisely: a few dozen
+  // relations for conversation 0 (docs/bench/memory.md).
+  assert.ok(total > 30, `${total} relations`);
   assert.equal(Number(await canvas.getAttribute('data-visible-edges')), total, 'all relations show at the end of the slider');
 
   const range = page.locator('[data-testid=time-range]');
@@ -136,7 +138,7 @@ test('an entity opens on search and leads to the passage that states a relation'
   await page.waitForSelector('[data-testid=entity-panel]');
   assert.equal(await page.textContent('[data-testid=entity-name]'), 'Caroline');
   assert.match(page.url(), /entity=/, 'the entity is in the URL');
-  const rel = page.locator('[data-testid=relation]', { hasText: 'went to' }).first();
+  const rel = page.locator('[data-testid=relation]', { hasText: 'go to' }).filter({ hasText: 'LGBTQ support group' }).first();
   await rel.locator('[data-testid=relation-toggle]').click();
   const passage = rel.locator('[data-testid=provenance-passage]').first();
   await passage.waitFor();

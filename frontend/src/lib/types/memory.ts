@@ -192,7 +192,8 @@ export interface RetrievedItem {
 export interface Evidence {
   passage: Passage;
   hit: boolean;
-  verbatim: boolean;
+  /** Only items drawn from the turn are in the context, not its words. */
+  pointed: boolean;
   via: string[];
 }
 

@@ -33,7 +33,7 @@ test('the desktop window draws a memory graph', { timeout: 180_000 }, async () =
     execFileSync('xdotool', ['mousemove', '600', '60', 'key', 'alt+3']);
     const m = await drawn;
     if (m instanceof Error) throw m;
-    assert.equal(m[1], '313', 'conv-26 has 313 entities');
+    assert.equal(m[1], '43', 'conv-26 has 43 entities (the tagged extractor keeps what it can state precisely)');
     mkdirSync(artifacts, { recursive: true });
     const png = join(artifacts, 'desktop-memory.png');
     // WebKit presents frames late: poll until the screen shows entity
@@ -42,10 +42,10 @@ test('the desktop window draws a memory graph', { timeout: 180_000 }, async () =
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
       execFileSync('import', ['-window', 'root', png]);
       discs = colourPixels(png, '#8b7cf6');
-      if (discs > 500) break;
+      if (discs > 150) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    assert.ok(discs > 500, `no graph on screen: ${discs} pixels of the entity colour in ${png}`);
+    assert.ok(discs > 150, `no graph on screen: ${discs} pixels of the entity colour in ${png}`);
     assert.ok(distinctColors(png) > 200);
   } finally {
     proc.kill('SIGTERM');

@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"ctxscope/engine/ingest/pi"
@@ -97,3 +98,21 @@ func benchReference(b *testing.B, enc string) {
 
 func BenchmarkCountO200kTiktokenGo(b *testing.B)  { benchReference(b, "o200k_base") }
 func BenchmarkCountCl100kTiktokenGo(b *testing.B) { benchReference(b, "cl100k_base") }
+
+// BenchmarkCountLongRun counts a 1 MB run of one letter, the worst case of
+// byte-pair merging (one piece the length of the input), beside ordinary
+// session text in BenchmarkCountO200k and BenchmarkCountCl100k.
+func BenchmarkCountLongRun(b *testing.B) {
+	run := strings.Repeat("a", 1<<20)
+	for _, enc := range []string{"o200k_base", "cl100k_base"} {
+		b.Run(enc, func(b *testing.B) {
+			c := counterFor(b, enc)
+			b.SetBytes(int64(len(run)))
+			for b.Loop() {
+				if c.Count(run) == 0 {
+					b.Fatal("no tokens")
+				}
+			}
+		})
+	}
+}

@@ -228,3 +228,23 @@ func (c *replayCtx) lastRead(path string, limit int) int {
 	}
 	return last
 }
+
+// ReRead is an earlier read call that a request's response reads again:
+// its message and block indices in the request's context, and the path.
+type ReRead struct {
+	Message int
+	Block   int
+	Path    string
+}
+
+// ReReads returns the earlier read calls that the response of request k
+// reads again, evicted or not; Point.LookBack counts those evicted.
+func (r *Replayer) ReReads(k int) []ReRead {
+	p := r.ctxs[r.reqCtx[k]].plan
+	var out []ReRead
+	for _, b := range r.looks[k] {
+		i := p.bMsg[b]
+		out = append(out, ReRead{Message: int(i), Block: int(b - p.mFirst[i]), Path: cleanPath(p.bPath[b])})
+	}
+	return out
+}

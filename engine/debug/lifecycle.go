@@ -1,0 +1,204 @@
+package debug
+
+import (
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/session"
+)
+
+// BlockKey names one block of a thread: its entry and its index in the
+// entry's message.
+type BlockKey struct {
+	Entry *session.Entry
+	Block int
+}
+
+// BlockLife is what one replay did to one block of the thread.
+type BlockLife struct {
+	// Entered is the first request whose input holds the block.
+	Entered int `json:"entered"`
+	// Evicted is the request at which eviction removed it, and Level the
+	// level that did; -1 and 0 when it stayed (or came back: pi-cwl can
+	// restore an episode).
+	Evicted int `json:"evicted"`
+	Level   int `json:"level"`
+}
+
+// LookBack is a request whose response reads a file again after eviction
+// removed the earlier read (its call or its result) from the input.
+type LookBack struct {
+	Request int    `json:"request"`
+	Path    string `json:"path"`
+	// Call is the earlier read call, Result its result (Entry nil when
+	// the thread holds none).
+	Call   BlockKey `json:"-"`
+	Result BlockKey `json:"-"`
+	// Recent are the last assistant message of the request's input and
+	// the user turns after it: what the agent had just said and done, and
+	// what it was told, when it went back.
+	Recent []*session.Entry `json:"-"`
+}
+
+// Lifecycle is when every block of a thread entered the input and left
+// it under one replay, and the look-backs the replay caused.
+type Lifecycle struct {
+	Policy    string                 `json:"policy"`
+	Budget    int                    `json:"budget"`
+	Requests  int                    `json:"requests"`
+	Blocks    map[BlockKey]BlockLife `json:"-"`
+	LookBacks []LookBack             `json:"lookBacks"`
+}
+
+// Gone reports whether eviction had removed block key from the input of
+// request k.
+func (l *Lifecycle) Gone(key BlockKey, k int) bool {
+	b, ok := l.Blocks[key]
+	return ok && b.Evicted >= 0 && b.Evicted <= k
+}
+
+// Lifecycle replays the thread under p's policy and budget with the
+// detail of every eviction, and follows each block through it.
+func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
+	o := r.runOptions(p)
+	o.Detail = true
+	r.mu.Lock()
+	t, err := r.rep.Run(o)
+	reReads := make([][]cwl.ReRead, len(t.Requests))
+	if err == nil {
+		for k, pt := range t.Requests {
+			if pt.LookBack > 0 {
+				reReads[k] = r.rep.ReReads(k)
+			}
+		}
+	}
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	l := &Lifecycle{Policy: t.Policy, Budget: t.Budget, Requests: len(t.Requests), Blocks: map[BlockKey]BlockLife{}}
+	entryOf := map[*session.Message]*session.Entry{}
+	for _, e := range r.Thread.Entries {
+		if e.Message != nil {
+			entryOf[e.Message] = e
+		}
+	}
+	at := func(k, i int) *session.Entry { return entryOf[r.rep.Message(k, i)] }
+	seen := map[int]int{} // context -> messages already entered
+	for k := range t.Requests {
+		pt := &t.Requests[k]
+		for i := seen[pt.Context]; i < pt.Messages; i++ {
+			if e := at(k, i); e != nil {
+				for b := range e.Message.Blocks {
+					if _, ok := l.Blocks[BlockKey{e, b}]; !ok {
+						l.Blocks[BlockKey{e, b}] = BlockLife{Entered: k, Evicted: -1}
+					}
+				}
+			}
+		}
+		seen[pt.Context] = max(seen[pt.Context], pt.Messages)
+		for _, ev := range pt.Evictions {
+			for _, i := range ev.Messages {
+				if e := at(k, i); e != nil {
+					for b := range e.Message.Blocks {
+						l.evict(BlockKey{e, b}, k, ev.Level)
+					}
+				}
+			}
+			for _, ib := range ev.Blocks {
+				if e := at(k, ib[0]); e != nil {
+					l.evict(BlockKey{e, ib[1]}, k, ev.Level)
+				}
+			}
+		}
+		for _, rs := range pt.Restored {
+			ep := r.rep.EpisodesOf(k).List[rs.Episode]
+			for i := ep.Start; i <= ep.End && i < pt.Messages; i++ {
+				if e := at(k, i); e != nil {
+					for b := range e.Message.Blocks {
+						l.restore(BlockKey{e, b}, rs.Level)
+					}
+				}
+			}
+		}
+		for _, rr := range reReads[k] {
+			if lb, ok := r.lookBack(l, k, at(k, rr.Message), rr); ok {
+				l.LookBacks = append(l.LookBacks, lb)
+			}
+		}
+	}
+	return l, nil
+}
+
+func (l *Lifecycle) evict(key BlockKey, k, level int) {
+	b := l.Blocks[key]
+	if b.Evicted < 0 || b.Evicted > k {
+		b.Evicted, b.Level = k, level
+		l.Blocks[key] = b
+	}
+}
+
+// restore brings a block back when its episode's level drops below the
+// level that removed it.
+func (l *Lifecycle) restore(key BlockKey, level int) {
+	if b, ok := l.Blocks[key]; ok && b.Evicted >= 0 && b.Level > level {
+		b.Evicted, b.Level = -1, 0
+		l.Blocks[key] = b
+	}
+}
+
+// lookBack makes the look-back of request k re-reading the call block of
+// entry call, if eviction had removed that read.
+func (r *Replay) lookBack(l *Lifecycle, k int, call *session.Entry, rr cwl.ReRead) (LookBack, bool) {
+	if call == nil || rr.Block >= len(call.Message.Blocks) {
+		return LookBack{}, false
+	}
+	lb := LookBack{Request: k, Path: rr.Path, Call: BlockKey{call, rr.Block}}
+	lb.Result = resultOf(r.Thread, call, call.Message.Blocks[rr.Block].ToolCallID)
+	if !l.Gone(lb.Call, k) && (lb.Result.Entry == nil || !l.Gone(lb.Result, k)) {
+		return LookBack{}, false
+	}
+	in := r.reqs[k].InputEntries()
+	for i := len(in) - 1; i >= 0; i-- {
+		e := in[i]
+		if e == nil || e.Message == nil {
+			continue
+		}
+		if e.Message.IsUser() || e.Message.Role == session.RoleAssistant {
+			lb.Recent = append([]*session.Entry{e}, lb.Recent...)
+		}
+		if e.Message.Role == session.RoleAssistant {
+			break
+		}
+	}
+	return lb, true
+}
+
+// resultOf finds the tool result answering call id, after the call.
+func resultOf(t *session.Thread, call *session.Entry, id string) BlockKey {
+	after := false
+	for _, e := range t.Entries {
+		if e == call {
+			after = true
+			continue
+		}
+		if !after || e.Message == nil {
+			continue
+		}
+		for b, bl := range e.Message.Blocks {
+			if bl.Type == session.BlockToolResult && bl.ToolCallID == id && id != "" {
+				return BlockKey{e, b}
+			}
+		}
+	}
+	return BlockKey{}
+}
+
+// HasEpisodes reports whether the thread, as prepared, has any declared
+// or inferred episode.
+func (r *Replay) HasEpisodes() bool {
+	for _, e := range r.rep.ContextEpisodes() {
+		if e != nil && len(e.List) > 0 {
+			return true
+		}
+	}
+	return false
+}

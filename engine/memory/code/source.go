@@ -18,16 +18,16 @@ var declarations = []struct {
 	re   *regexp.Regexp
 	kind string
 }{
-	{regexp.MustCompile(`(?m)^\s*func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]`), "function"},                                              // Go
-	{regexp.MustCompile(`(?m)^\s*type\s+([A-Za-z_]\w*)\s+(?:struct|interface)\b`), "type"},                                                  // Go
-	{regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(`), "function"},                                                      // Python
-	{regexp.MustCompile(`(?m)^\s*class\s+([A-Za-z_]\w*)\s*[(:{]`), "type"},                                                                  // Python, JS
-	{regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[<(]`), "function"},       // JS, TS
-	{regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)`), "type"},                        // JS, TS
-	{regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:interface|enum)\s+([A-Za-z_$][\w$]*)`), "type"},                                          // TS
+	{regexp.MustCompile(`(?m)^\s*func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]`), "function"},                                                  // Go
+	{regexp.MustCompile(`(?m)^\s*type\s+([A-Za-z_]\w*)\s+(?:struct|interface)\b`), "type"},                                                      // Go
+	{regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(`), "function"},                                                          // Python
+	{regexp.MustCompile(`(?m)^\s*class\s+([A-Za-z_]\w*)\s*[(:{]`), "type"},                                                                      // Python, JS
+	{regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[<(]`), "function"},            // JS, TS
+	{regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)`), "type"},                             // JS, TS
+	{regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:interface|enum)\s+([A-Za-z_$][\w$]*)`), "type"},                                               // TS
 	{regexp.MustCompile(`(?m)^\s*(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>`), "function"}, // JS, TS
-	{regexp.MustCompile(`(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+([A-Za-z_]\w*)`), "function"},                                  // Rust
-	{regexp.MustCompile(`(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait)\s+([A-Za-z_]\w*)`), "type"},                                // Rust
+	{regexp.MustCompile(`(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+([A-Za-z_]\w*)`), "function"},                                       // Rust
+	{regexp.MustCompile(`(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait)\s+([A-Za-z_]\w*)`), "type"},                                     // Rust
 }
 
 // sourceFiles are the extensions of the languages declarations are read

@@ -11,6 +11,7 @@ import (
 
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/cluster"
+	"ctxscope/engine/memory/code"
 	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/llm"
 	"ctxscope/engine/memory/locomo"
@@ -78,7 +79,10 @@ func (s *Memory) Build(r BuildRequest) (BuildState, error) {
 	}
 	go func() {
 		defer cancel()
-		m, err := b.Build(ctx, src.id, src.passages)
+		m, err := src.read, error(nil)
+		if m == nil {
+			m, err = b.Build(ctx, src.id, src.passages)
+		}
 		if err == nil {
 			m.From = src.from
 			s.report(BuildState{Job: st.Job, Set: st.Set, Stage: "saving", Done: st.Total, Total: st.Total})
@@ -136,6 +140,9 @@ type buildSource struct {
 	id       string
 	from     memory.Origin
 	passages []memory.Passage
+	// read is the memory of an agent session, read from its tool use by
+	// package code rather than built by an extractor.
+	read *memory.Memory
 }
 
 func (s *Memory) buildSource(r BuildRequest) (buildSource, error) {
@@ -149,17 +156,17 @@ func (s *Memory) buildSource(r BuildRequest) (buildSource, error) {
 		if err != nil {
 			return buildSource{}, err
 		}
-		return buildSource{c.ID, memory.Origin{Kind: "locomo", Path: abs, Sample: r.Sample}, c.Passages()}, nil
+		return buildSource{id: c.ID, from: memory.Origin{Kind: "locomo", Path: abs, Sample: r.Sample}, passages: c.Passages()}, nil
 	case "session":
 		sess, err := s.app.ws.LoadSession(r.Session)
 		if err != nil {
 			return buildSource{}, fmt.Errorf("%w: %q", ErrNotFound, r.Session)
 		}
-		ps := memory.SessionPassages(sess)
-		if len(ps) == 0 {
-			return buildSource{}, fmt.Errorf("session %q has no user or assistant text to remember", r.Session)
+		m := code.ReadSession("session-"+r.Session, sess, nil)
+		if len(m.Passages) == 0 {
+			return buildSource{}, fmt.Errorf("session %q has no messages to remember", r.Session)
 		}
-		return buildSource{"session-" + r.Session, memory.Origin{Kind: "session", Session: r.Session}, ps}, nil
+		return buildSource{id: m.ID, from: memory.Origin{Kind: "session", Session: r.Session}, passages: m.Passages, read: m}, nil
 	}
 	return buildSource{}, fmt.Errorf("unknown source %q (want locomo or session)", r.Source)
 }

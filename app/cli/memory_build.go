@@ -10,6 +10,7 @@ import (
 
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/code"
 	"ctxscope/engine/memory/extract"
 )
 
@@ -57,9 +58,11 @@ func runMemoryBuild(env *Env, args []string) error {
 	fmt.Fprintln(tw, "memory\tpassages\tentities\ttriples\tclusters\titems\tmerges\tbuild ms\t")
 	for _, src := range sources {
 		start := time.Now()
-		m, err := b.Build(context.Background(), src.id, src.passages)
-		if err != nil {
-			return fmt.Errorf("%s: %w", src.id, err)
+		m := src.read
+		if m == nil {
+			if m, err = b.Build(context.Background(), src.id, src.passages); err != nil {
+				return fmt.Errorf("%s: %w", src.id, err)
+			}
 		}
 		took := time.Since(start)
 		m.From = src.from
@@ -83,6 +86,9 @@ type buildSource struct {
 	id       string
 	from     memory.Origin
 	passages []memory.Passage
+	// read is the memory of an agent session, read from its tool use by
+	// package code rather than built by an extractor.
+	read *memory.Memory
 }
 
 // buildSources reads the LoCoMo conversations chosen by --sample, or the
@@ -100,7 +106,7 @@ func buildSources(locomoPath, sample string, files []string) ([]buildSource, err
 		}
 		for _, i := range idx {
 			abs, _ := filepath.Abs(locomoPath)
-			out = append(out, buildSource{convs[i].ID, memory.Origin{Kind: "locomo", Path: abs, Sample: i}, convs[i].Passages()})
+			out = append(out, buildSource{id: convs[i].ID, from: memory.Origin{Kind: "locomo", Path: abs, Sample: i}, passages: convs[i].Passages()})
 		}
 	}
 	for _, f := range files {
@@ -113,7 +119,8 @@ func buildSources(locomoPath, sample string, files []string) ([]buildSource, err
 			id = strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 		}
 		abs, _ := filepath.Abs(f)
-		out = append(out, buildSource{"session-" + id, memory.Origin{Kind: "session", Path: abs}, memory.SessionPassages(s)})
+		m := code.ReadSession("session-"+id, s, nil)
+		out = append(out, buildSource{id: m.ID, from: memory.Origin{Kind: "session", Path: abs}, passages: m.Passages, read: m})
 	}
 	if len(out) == 0 {
 		return nil, usageError("need --locomo FILE or SESSION files")

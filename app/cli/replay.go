@@ -12,13 +12,14 @@ import (
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/inputfile"
 	"ctxscope/engine/pricing"
+	"ctxscope/engine/recall"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
 
 var replayCommand = command{
 	name:    "replay",
-	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer auto|calibrated|estimate|o200k|cl100k] [--episodes auto|declared|inferred] [--thread ID] [--json] [--detail]",
+	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer auto|calibrated|estimate|o200k|cl100k] [--episodes auto|declared|inferred] [--thread ID] [--json] [--detail] [--memory B]",
 	summary: "replay CWL eviction over every LLM request of a session",
 	run:     runReplay,
 }
@@ -148,6 +149,7 @@ func runReplay(env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the whole timeline as JSON")
 	detail := fs.Bool("detail", false, "with --json, list the messages and blocks each eviction removed")
 	at := fs.Int("at", -1, "print the exact input of request K and its diff from request K-1, as JSON")
+	recallBudget := fs.Int("memory", 0, "also read the session's memory from its tool use and measure, under the paper policy, what a recall of this many tokens recovers at each look-back, with the paper+memory variant (500 is the usual B)")
 	rf := addReplayFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -174,6 +176,13 @@ func runReplay(env *Env, args []string) error {
 		return usageError("%v", err)
 	}
 	sum := r.Summary(t)
+	var variant *recall.Variant
+	if *recallBudget > 0 {
+		th, _ := pickThread(s, *rf.thread)
+		if variant, err = memoryVariant(s, th, r, *rf.tokenizer, tau, *recallBudget); err != nil {
+			return usageError("--memory: %v", err)
+		}
+	}
 	if *asJSON {
 		return writeJSON(env.Stdout, struct {
 			File        string               `json:"file"`
@@ -181,10 +190,14 @@ func runReplay(env *Env, args []string) error {
 			Summary     cwl.ReplaySummary    `json:"summary"`
 			Episodes    []*cwl.Episodes      `json:"episodes"`
 			Timeline    *cwl.Timeline        `json:"timeline"`
+			Memory      *recall.Variant      `json:"memory,omitempty"`
 			Diagnostics []session.Diagnostic `json:"diagnostics"`
-		}{pos[0], s.ID, sum, r.ContextEpisodes(), t, nonNilDiags(r.Diagnostics())})
+		}{pos[0], s.ID, sum, r.ContextEpisodes(), t, variant, nonNilDiags(r.Diagnostics())})
 	}
 	printReplay(env.Stdout, pos[0], sum, t, r.ContextEpisodes(), r.Diagnostics())
+	if variant != nil {
+		printVariant(env.Stdout, variant)
+	}
 	return nil
 }
 

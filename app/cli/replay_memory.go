@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/debug"
+	"ctxscope/engine/memory/code"
+	"ctxscope/engine/recall"
+	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
+	"ctxscope/search/lexical"
+)
+
+// memoryVariant reads the session's memory from its tool calls and
+// results and measures, under the paper policy at tau, what it recovers
+// at each look-back within b tokens, against BM25 over the evicted
+// passages, with the paper+memory variant beside it. The replay's
+// counter and episode mode are r's.
+func memoryVariant(s *session.Session, t *session.Thread, r *cwl.Replayer, tokenizer string, tau, b int) (*recall.Variant, error) {
+	thread := 0
+	for i, th := range s.Threads {
+		if th == t {
+			thread = i
+		}
+	}
+	counter := tokenizer
+	if counter == "auto" {
+		counter = ""
+	}
+	rep, err := debug.New(context.Background(), s, debug.Params{Thread: thread, Counter: counter, Episodes: string(r.Mode)}, nil)
+	if err != nil {
+		return nil, err
+	}
+	mem := code.ReadSession(s.ID, s, nil)
+	return recall.Compare(mem, t, thread, rep, tau, recall.Options{Budget: b, Counter: tokens.Estimator{}, Index: lexical.Build})
+}
+
+// printVariant prints what memory recovers at the replay's look-backs.
+func printVariant(w io.Writer, v *recall.Variant) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	rc := v.Recall
+	fmt.Fprintf(tw, "memory\tat %d look-back(s), recall of ≤%d tokens brings back the evicted read %d time(s) (%.0f%%, %d tokens); BM25 over the evicted passages %d (%.0f%%, %d tokens)\n",
+		rc.LookBacks, v.RecallBudget, rc.Memory.Recovered, 100*rc.Memory.Rate, rc.Memory.Tokens, rc.BM25.Recovered, 100*rc.BM25.Rate, rc.BM25.Tokens)
+	if rc.Skipped > 0 {
+		fmt.Fprintf(tw, "\t%d look-back(s) re-read content the memory does not hold\n", rc.Skipped)
+	}
+	fmt.Fprintf(tw, "%s\tpaper at τ−%d: %d look-back(s), %d avoided by recall, %d left (paper at τ: %d); %d tokens injected\n",
+		v.Policy, v.RecallBudget, v.Reserved, v.Avoided, v.LookBacks, v.Paper, v.TokensAdded)
+	tw.Flush()
+}

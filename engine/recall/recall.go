@@ -167,7 +167,7 @@ func pack(mem *memory.Memory, ranked, target []string, o Options) Outcome {
 	}
 	hit := 0
 	for _, id := range target {
-		if seen[id] && contains(out.Passages, id) {
+		if contains(out.Passages, id) {
 			hit++
 		}
 	}

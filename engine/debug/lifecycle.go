@@ -82,6 +82,7 @@ func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
 		}
 	}
 	at := func(k, i int) *session.Entry { return entryOf[r.rep.Message(k, i)] }
+	results := toolResults(r.Thread)
 	seen := map[int]int{} // context -> messages already entered
 	for k := range t.Requests {
 		pt := &t.Requests[k]
@@ -120,7 +121,7 @@ func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
 			}
 		}
 		for _, rr := range reReads[k] {
-			if lb, ok := r.lookBack(l, k, at(k, rr.Message), rr); ok {
+			if lb, ok := r.lookBack(l, k, at(k, rr.Message), rr, results); ok {
 				l.LookBacks = append(l.LookBacks, lb)
 			}
 		}
@@ -146,13 +147,16 @@ func (l *Lifecycle) restore(key BlockKey, level int) {
 }
 
 // lookBack makes the look-back of request k re-reading the call block of
-// entry call, if eviction had removed that read.
-func (r *Replay) lookBack(l *Lifecycle, k int, call *session.Entry, rr cwl.ReRead) (LookBack, bool) {
+// entry call, if eviction had removed that read; results are the thread's
+// tool results by call id.
+func (r *Replay) lookBack(l *Lifecycle, k int, call *session.Entry, rr cwl.ReRead, results map[string]BlockKey) (LookBack, bool) {
 	if call == nil || rr.Block >= len(call.Message.Blocks) {
 		return LookBack{}, false
 	}
 	lb := LookBack{Request: k, Path: rr.Path, Call: BlockKey{call, rr.Block}}
-	lb.Result = resultOf(r.Thread, call, call.Message.Blocks[rr.Block].ToolCallID)
+	if id := call.Message.Blocks[rr.Block].ToolCallID; id != "" {
+		lb.Result = results[id]
+	}
 	if !l.Gone(lb.Call, k) && (lb.Result.Entry == nil || !l.Gone(lb.Result, k)) {
 		return LookBack{}, false
 	}
@@ -172,24 +176,21 @@ func (r *Replay) lookBack(l *Lifecycle, k int, call *session.Entry, rr cwl.ReRea
 	return lb, true
 }
 
-// resultOf finds the tool result answering call id, after the call.
-func resultOf(t *session.Thread, call *session.Entry, id string) BlockKey {
-	after := false
+// toolResults indexes the thread's tool results by the id of the call
+// they answer; the first result of an id wins.
+func toolResults(t *session.Thread) map[string]BlockKey {
+	out := map[string]BlockKey{}
 	for _, e := range t.Entries {
-		if e == call {
-			after = true
-			continue
-		}
-		if !after || e.Message == nil {
+		if e.Message == nil {
 			continue
 		}
 		for b, bl := range e.Message.Blocks {
-			if bl.Type == session.BlockToolResult && bl.ToolCallID == id && id != "" {
-				return BlockKey{e, b}
+			if _, seen := out[bl.ToolCallID]; bl.Type == session.BlockToolResult && bl.ToolCallID != "" && !seen {
+				out[bl.ToolCallID] = BlockKey{e, b}
 			}
 		}
 	}
-	return BlockKey{}
+	return out
 }
 
 // HasEpisodes reports whether the thread, as prepared, has any declared

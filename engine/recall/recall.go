@@ -81,16 +81,32 @@ type Report struct {
 // thread number thread of the session mem was read from (by package
 // code, whose passage ids name their blocks).
 func Evaluate(mem *memory.Memory, t *session.Thread, thread int, life *debug.Lifecycle, o Options) (*Report, error) {
-	if o.Budget <= 0 {
-		o.Budget = DefaultBudget
-	}
-	if o.Counter == nil || o.Index == nil {
-		return nil, fmt.Errorf("recall: a counter and an index are needed")
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	ix, err := newIndex(mem, t, thread, o.Index)
 	if err != nil {
 		return nil, err
 	}
+	return ix.evaluate(life, o)
+}
+
+// withDefaults fills in the recall budget and checks that o names a
+// counter and an index.
+func (o Options) withDefaults() (Options, error) {
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.Counter == nil || o.Index == nil {
+		return o, fmt.Errorf("recall: a counter and an index are needed")
+	}
+	return o, nil
+}
+
+// evaluate measures recall at every look-back of life.
+func (ix *index) evaluate(life *debug.Lifecycle, o Options) (*Report, error) {
+	mem := ix.mem
 	rep := &Report{Policy: life.Policy, Budget: life.Budget, RecallBudget: o.Budget}
 	type seenKey struct {
 		k    int

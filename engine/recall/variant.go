@@ -38,11 +38,16 @@ type Variant struct {
 // mem read from it by package code) under the paper policy at budget
 // tau, and the paper+memory variant beside it.
 func Compare(mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay, tau int, o Options) (*Variant, error) {
-	if o.Budget <= 0 {
-		o.Budget = DefaultBudget
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	if tau <= o.Budget {
 		return nil, fmt.Errorf("recall: the budget %d leaves no room for %d recalled tokens", tau, o.Budget)
+	}
+	ix, err := newIndex(mem, t, thread, o.Index)
+	if err != nil {
+		return nil, err
 	}
 	v := &Variant{Policy: PolicyPaperMemory, Budget: tau, RecallBudget: o.Budget}
 	for _, run := range []struct {
@@ -53,7 +58,7 @@ func Compare(mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay,
 		if err != nil {
 			return nil, err
 		}
-		rep, err := Evaluate(mem, t, thread, life, o)
+		rep, err := ix.evaluate(life, o)
 		if err != nil {
 			return nil, err
 		}

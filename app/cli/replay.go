@@ -94,7 +94,7 @@ func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.
 	reqs := session.BuildRequests(t)
 	ledger := tokens.NewLedger(counter)
 	r, err := cwl.Prepare(reqs, ledger, cwl.PrepareOptions{Episodes: mode, Tools: tools, File: path})
-	if err == nil && *f.episodes == "auto" && !hasEpisodes(r) {
+	if err == nil && *f.episodes == "auto" && !r.HasEpisodes() {
 		r, err = cwl.Prepare(reqs, ledger, cwl.PrepareOptions{Episodes: cwl.Inferred, Tools: tools, File: path})
 	}
 	if err != nil {
@@ -117,16 +117,6 @@ func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.
 		o.RequestPrices, o.PriceSource = r.PricesFromCatalog(catalog), catalog.Source.String()
 	}
 	return r, s, o, nil
-}
-
-// hasEpisodes reports whether any context of r has an episode.
-func hasEpisodes(r *cwl.Replayer) bool {
-	for _, eps := range r.ContextEpisodes() {
-		if eps != nil && len(eps.List) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // warnDiagnostics prints what the importer reported about the file, so

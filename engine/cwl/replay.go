@@ -212,3 +212,14 @@ func (r *Replayer) ContextEpisodes() []*Episodes {
 	}
 	return out
 }
+
+// HasEpisodes reports whether any context has a declared or inferred
+// episode.
+func (r *Replayer) HasEpisodes() bool {
+	for _, e := range r.ContextEpisodes() {
+		if e != nil && len(e.List) > 0 {
+			return true
+		}
+	}
+	return false
+}

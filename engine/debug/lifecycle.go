@@ -195,11 +195,4 @@ func toolResults(t *session.Thread) map[string]BlockKey {
 
 // HasEpisodes reports whether the thread, as prepared, has any declared
 // or inferred episode.
-func (r *Replay) HasEpisodes() bool {
-	for _, e := range r.rep.ContextEpisodes() {
-		if e != nil && len(e.List) > 0 {
-			return true
-		}
-	}
-	return false
-}
+func (r *Replay) HasEpisodes() bool { return r.rep.HasEpisodes() }

@@ -33,6 +33,7 @@ func InferEpisodes(p *Plan) *Episodes {
 	for k := range in.eps.List {
 		in.describe(k)
 	}
+	nameInferred(p, in.eps)
 	in.link()
 	return in.eps
 }

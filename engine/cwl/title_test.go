@@ -40,7 +40,9 @@ func TestInferredTitles(t *testing.T) {
 	user := func(s string) *session.Message {
 		return &session.Message{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: s}}}
 	}
-	asst := func(b ...session.Block) *session.Message { return &session.Message{Role: session.RoleAssistant, Blocks: b} }
+	asst := func(b ...session.Block) *session.Message {
+		return &session.Message{Role: session.RoleAssistant, Blocks: b}
+	}
 	msgs := []*session.Message{
 		user("fix the pager"),
 		asst(call("1", "read", `{"path":"src/pager.go"}`), call("2", "read", `{"path":"src/pager.go"}`), call("3", "read", `{"path":"src/api.go"}`)), result("1"), result("2"), result("3"),

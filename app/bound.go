@@ -19,7 +19,7 @@ var boundMethods = map[string][]string{
 		"Counters", "Timeline"},
 	"UI": {"Environment", "Rendered"},
 	"Debugger": {"Policies", "Counters", "Threads", "Replay", "Context", "Block", "Sweep", "ExportReplay", "ExportTimelineSVG",
-		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate"},
+		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory"},
 	"Live": {"Discovery", "SetDiscovery", "Follow", "Unfollow", "Following"},
 	"Memory": {"List", "Info", "Delete", "Graph", "Timeline", "Entity", "FindEntities", "Merge", "Undo", "Experiences",
 		"Passage", "Build", "Cancel", "Job", "LLMSettings", "SetLLMSettings", "Import", "Questions", "Retrieve", "Search"},
@@ -126,6 +126,7 @@ func (a *App) cancellable() map[string]any {
 		"Debugger.Context":  a.debugger.context,
 		"Debugger.Sweep":    a.debugger.sweep,
 		"Debugger.Graph":    a.debugger.graph,
+		"Debugger.Memory":   a.debugger.memory,
 		"Memory.Graph":      a.memory.graph,
 	}
 }

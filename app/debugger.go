@@ -35,6 +35,8 @@ type Debugger struct {
 
 	mu      sync.Mutex
 	replays map[string]*replayEntry
+
+	memories sessionMemories
 }
 
 // replayEntry is a thread being prepared or prepared. The preparation

@@ -274,6 +274,7 @@ func (s *Sessions) Delete(key string) error {
 	delete(s.open, key)
 	s.mu.Unlock()
 	s.app.debugger.forget(key)
+	s.app.debugger.memories.forget(key)
 	s.app.live.Unfollow(key)
 	return s.app.ws.DeleteSession(context.Background(), key)
 }

@@ -1,0 +1,151 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ctxscope/engine/debug"
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/memory/code"
+	"ctxscope/engine/recall"
+)
+
+// TestSessionMemoryLeadsToTheEvictedBlock follows the pi session's memory
+// through a replay that evicts, and opens the context at the request
+// where each of a sample of evicted items left: the item's block is
+// there, and evicted.
+func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := debug.Params{Policy: "paper", Budget: 20000, Episodes: "inferred"}
+	sm, err := a.debugger.Memory(info.Key, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sm.Items) == 0 || len(sm.Graph.Nodes) == 0 || len(sm.Graph.Edges) != len(sm.Items) {
+		t.Fatalf("%d items, %d entities, %d relations drawn", len(sm.Items), len(sm.Graph.Nodes), len(sm.Graph.Edges))
+	}
+	if len(sm.LookBacks) == 0 {
+		t.Fatal("no look-back at τ 20000")
+	}
+	checked := 0
+	for _, it := range sm.Items {
+		st, _ := it.At(sm.Requests - 1)
+		if st != recall.Evicted || checked == 12 {
+			continue
+		}
+		last := it.Spans[len(it.Spans)-1]
+		if len(it.Spans) > 1 || it.Where.Message < 0 {
+			continue
+		}
+		c, err := a.debugger.Context(info.Key, p, last.Evicted)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it.Where.Message >= len(c.Items) || c.Items[it.Where.Message].I != it.Where.Message {
+			t.Fatalf("%s: message %d not in the context of request %d", it.Relation, it.Where.Message, last.Evicted)
+		}
+		m := c.Items[it.Where.Message]
+		if it.Where.Block >= len(m.Blocks) {
+			t.Fatalf("%s: block %d of a message of %d", it.Relation, it.Where.Block, len(m.Blocks))
+		}
+		if m.State != "evicted" && m.Blocks[it.Where.Block].State != "evicted" {
+			t.Errorf("%s: at request %d its block is %s", it.Relation, last.Evicted, m.Blocks[it.Where.Block].State)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no evicted item checked")
+	}
+	for _, lb := range sm.LookBacks {
+		if lb.Memory.Tokens > sm.RecallBudget || len(lb.Target) == 0 {
+			t.Errorf("look-back at %d: %d tokens, %d target passages", lb.Request, lb.Memory.Tokens, len(lb.Target))
+		}
+		for _, p := range lb.Memory.Passages {
+			if p.Text == "" || p.Where.Request < 0 {
+				t.Errorf("look-back at %d: passage %s shown as %+v", lb.Request, p.ID, p)
+			}
+		}
+	}
+}
+
+// TestSessionMemoryGrowsWithALiveSession tails a session written in two
+// halves: after the append the memory has read only the new entries
+// (the reader is the same) and equals the memory of the whole file.
+func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
+	a := newApp(t, Options{})
+	rec := &appendRecorder{seen: make(chan struct{}, 1)}
+	a.SetPlatform(rec)
+	src := piDir + "pi-cwl__large-session.jsonl"
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	half := len(lines) / 2
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:half], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, err := a.sessions.OpenPath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := debug.Params{Policy: "paper", Budget: 30000}
+	before, err := a.debugger.Memory(info.Key, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := a.debugger.memories.byKey[info.Key].reader
+	if err := a.live.Follow(info.Key); err != nil {
+		t.Fatal(err)
+	}
+	defer a.live.Unfollow(info.Key)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(strings.Join(lines[half:], "")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	deadline := time.After(10 * time.Second)
+	for done := false; !done; {
+		select {
+		case <-rec.seen:
+		case <-deadline:
+			t.Fatal("no appended event within 10 s")
+		}
+		rec.mu.Lock()
+		done = rec.events[len(rec.events)-1].(Appended).Requests == 453
+		rec.mu.Unlock()
+	}
+	after, err := a.debugger.Memory(info.Key, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm := a.debugger.memories.byKey[info.Key]
+	if sm.reader != reader {
+		t.Error("the memory was read again from the start")
+	}
+	whole, err := ingest.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := code.ReadSession(info.Key, whole, nil)
+	we, wr := want.Graph.Len()
+	ge, gr := sm.m.Graph.Len()
+	if ge != we || gr != wr || len(sm.m.Passages) != len(want.Passages) {
+		t.Errorf("after the append: %d entities, %d relations, %d passages; the whole file: %d, %d, %d",
+			ge, gr, len(sm.m.Passages), we, wr, len(want.Passages))
+	}
+	if len(after.Items) <= len(before.Items) || after.Requests != 453 {
+		t.Errorf("items %d then %d, requests %d", len(before.Items), len(after.Items), after.Requests)
+	}
+}

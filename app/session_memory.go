@@ -1,0 +1,167 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"ctxscope/app/graphs"
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/code"
+	"ctxscope/engine/session"
+	"ctxscope/graphviz"
+)
+
+// maxSessionMemories bounds the session memories kept; the least recently
+// used goes first.
+const maxSessionMemories = 4
+
+// sessionMemories keeps the memory of each session the debugger follows,
+// read from its tool calls and results. When a live session grows, only
+// its new entries are read.
+type sessionMemories struct {
+	mu    sync.Mutex
+	byKey map[string]*sessionMemory
+}
+
+// sessionMemory is the memory of one session as of a revision.
+type sessionMemory struct {
+	// mu guards everything below; it is held while a reply reads m.
+	mu       sync.Mutex
+	revision int
+	reader   *code.Reader
+	m        *memory.Memory
+	// read counts the entries read of each thread, and last is the ref
+	// of the last one read, to tell an append from a rewrite.
+	read    []int
+	last    []string
+	layouts map[int]*graphs.KnowledgeView // by thread, for this revision
+	used    time.Time
+}
+
+// view returns the memory of session key as of o's revision, and the
+// layout of the knowledge graph of thread number thread.
+func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, thread int) (*sessionMemory, *graphs.KnowledgeView, error) {
+	s.mu.Lock()
+	if s.byKey == nil {
+		s.byKey = map[string]*sessionMemory{}
+	}
+	sm := s.byKey[key]
+	if sm == nil {
+		sm = &sessionMemory{revision: -1}
+		s.byKey[key] = sm
+		s.evictLocked()
+	}
+	sm.used = time.Now()
+	s.mu.Unlock()
+
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	if sm.revision != o.revision {
+		sm.update(key, o.s)
+		sm.revision = o.revision
+		sm.layouts = map[int]*graphs.KnowledgeView{}
+	}
+	if l, ok := sm.layouts[thread]; ok {
+		return sm, l, nil
+	}
+	l, err := graphs.LayoutKnowledge(ctx, threadGraph(sm.m, thread), nil, "", 0, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	sm.layouts[thread] = l
+	return sm, l, nil
+}
+
+// update brings the memory up to session s: it reads the entries added
+// since, or reads s again from the start when s is not an extension of
+// what was read (the file was rewritten).
+func (sm *sessionMemory) update(key string, s *session.Session) {
+	if sm.reader == nil || !sm.extends(s) {
+		sm.reader = code.NewReader(key, nil)
+		sm.reader.CWD = s.CWD
+		sm.m = sm.reader.Memory()
+		sm.read, sm.last = nil, nil
+	}
+	for len(sm.read) < len(s.Threads) {
+		sm.read = append(sm.read, 0)
+		sm.last = append(sm.last, "")
+	}
+	for ti, th := range s.Threads {
+		for _, e := range th.Entries[sm.read[ti]:] {
+			sm.reader.Add(ti, e)
+		}
+		sm.read[ti] = len(th.Entries)
+		if n := len(th.Entries); n > 0 {
+			sm.last[ti] = code.EntryRef(th.Entries[n-1])
+		}
+	}
+}
+
+// extends reports whether every thread read so far is still in s, with
+// at least the entries read and the same last one.
+func (sm *sessionMemory) extends(s *session.Session) bool {
+	if len(s.Threads) < len(sm.read) {
+		return false
+	}
+	for ti, n := range sm.read {
+		es := s.Threads[ti].Entries
+		if len(es) < n || (n > 0 && code.EntryRef(es[n-1]) != sm.last[ti]) {
+			return false
+		}
+	}
+	return true
+}
+
+// evictLocked drops the least recently used memories beyond
+// maxSessionMemories. The caller holds s.mu.
+func (s *sessionMemories) evictLocked() {
+	for len(s.byKey) > maxSessionMemories {
+		oldest := ""
+		for k, sm := range s.byKey {
+			if oldest == "" || sm.used.Before(s.byKey[oldest].used) {
+				oldest = k
+			}
+		}
+		delete(s.byKey, oldest)
+	}
+}
+
+// forget drops the memory of a session.
+func (s *sessionMemories) forget(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.byKey, key)
+}
+
+// threadGraph is the knowledge graph of the relations read from thread
+// number thread, with the entities they join.
+func threadGraph(m *memory.Memory, thread int) *graphviz.Graph {
+	all := graphs.Knowledge(m)
+	g := &graphviz.Graph{Name: all.Name}
+	used := map[string]bool{}
+	for _, e := range all.Edges {
+		if fromThread(e.Attrs["passages"], thread) {
+			g.Edges = append(g.Edges, e)
+			used[e.From], used[e.To] = true, true
+		}
+	}
+	for _, n := range all.Nodes {
+		if used[n.ID] {
+			g.Nodes = append(g.Nodes, n)
+		}
+	}
+	return g
+}
+
+// fromThread reports whether any of the space-separated passage ids was
+// read from thread number thread.
+func fromThread(passages string, thread int) bool {
+	for _, id := range strings.Fields(passages) {
+		if r, ok := code.ParseRef(id); ok && r.Thread == thread {
+			return true
+		}
+	}
+	return false
+}

@@ -19,7 +19,7 @@ var boundMethods = map[string][]string{
 		"Counters", "Timeline"},
 	"UI": {"Environment", "Rendered"},
 	"Debugger": {"Policies", "Counters", "Threads", "Replay", "Context", "Block", "Sweep", "ExportReplay", "ExportTimelineSVG",
-		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory"},
+		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory", "MemoryVariants"},
 	"Live": {"Discovery", "SetDiscovery", "Follow", "Unfollow", "Following"},
 	"Memory": {"List", "Info", "Delete", "Graph", "Timeline", "Entity", "FindEntities", "Merge", "Undo", "Experiences",
 		"Passage", "Build", "Cancel", "Job", "LLMSettings", "SetLLMSettings", "Import", "Questions", "Retrieve", "Search"},
@@ -121,12 +121,13 @@ func (a *App) dispatch() map[string]reflect.Value {
 // context that only a newer call of the same method cancels.
 func (a *App) cancellable() map[string]any {
 	return map[string]any{
-		"Sessions.Timeline": a.sessions.timeline,
-		"Debugger.Replay":   a.debugger.replayTimeline,
-		"Debugger.Context":  a.debugger.context,
-		"Debugger.Sweep":    a.debugger.sweep,
-		"Debugger.Graph":    a.debugger.graph,
-		"Debugger.Memory":   a.debugger.memory,
-		"Memory.Graph":      a.memory.graph,
+		"Sessions.Timeline":       a.sessions.timeline,
+		"Debugger.Replay":         a.debugger.replayTimeline,
+		"Debugger.Context":        a.debugger.context,
+		"Debugger.Sweep":          a.debugger.sweep,
+		"Debugger.Graph":          a.debugger.graph,
+		"Debugger.Memory":         a.debugger.memory,
+		"Debugger.MemoryVariants": a.debugger.memoryVariants,
+		"Memory.Graph":            a.memory.graph,
 	}
 }

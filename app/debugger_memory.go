@@ -54,6 +54,8 @@ type MemoryItem struct {
 	// shows it, the message's index in that request's context and the
 	// block's index in the message.
 	Where BlockPlace `json:"where"`
+	// Places are the blocks of its spans, in the same order.
+	Places []BlockPlace `json:"places"`
 }
 
 // BlockPlace locates a block of the thread in the debugger.
@@ -166,7 +168,7 @@ func followedReply(m *memory.Memory, r *debug.Replay, life *debug.Lifecycle, f *
 			continue
 		}
 		out.Items = append(out.Items, MemoryItem{Item: it, Subject: name(rel.Subject), Predicate: rel.Predicate, Object: name(rel.Object),
-			Time: rel.TimeString(), Condition: rel.Condition, Where: place(it.Source)})
+			Time: rel.TimeString(), Condition: rel.Condition, Where: place(it.Source), Places: places(it.Sources, place)})
 	}
 	blocks := f.Blocks
 	for _, ev := range rep.Events {
@@ -192,6 +194,14 @@ func followedReply(m *memory.Memory, r *debug.Replay, life *debug.Lifecycle, f *
 	return out
 }
 
+func places(keys []debug.BlockKey, place func(debug.BlockKey) BlockPlace) []BlockPlace {
+	out := make([]BlockPlace, len(keys))
+	for i, k := range keys {
+		out[i] = place(k)
+	}
+	return out
+}
+
 // clip cuts s to at most n bytes at a rune boundary, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
@@ -210,4 +220,47 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// maxVariantBudgets bounds the budgets of one MemoryVariants call: each
+// costs two detail replays.
+const maxVariantBudgets = 16
+
+// MemoryVariants measures the paper+memory variant of thread p.Thread at
+// each budget: the paper policy at τ − B with the memory's recall of at
+// most B tokens injected at each look-back, against the paper policy at
+// τ (see recall.Variant). The replies carry the totals, not the events.
+func (d *Debugger) MemoryVariants(key string, p debug.Params, budgets []int) ([]*recall.Variant, error) {
+	return d.memoryVariants(context.Background(), key, p, budgets)
+}
+
+func (d *Debugger) memoryVariants(ctx context.Context, key string, p debug.Params, budgets []int) ([]*recall.Variant, error) {
+	d.app.called("Debugger.MemoryVariants", key, p, budgets)
+	if len(budgets) == 0 || len(budgets) > maxVariantBudgets {
+		return nil, fmt.Errorf("between 1 and %d budgets, not %d", maxVariantBudgets, len(budgets))
+	}
+	ctx, done := d.app.latest.begin(ctx, "Debugger.MemoryVariants")
+	defer done()
+	r, err := d.replay(ctx, key, p)
+	if err != nil {
+		return nil, err
+	}
+	o, err := d.app.sessions.get(key)
+	if err != nil {
+		return nil, err
+	}
+	mem, _, err := d.memories.view(ctx, key, o, p.Thread)
+	if err != nil {
+		return nil, err
+	}
+	mem.mu.Lock()
+	defer mem.mu.Unlock()
+	vs, err := recall.Variants(ctx, mem.m, r.Thread, p.Thread, r.Replay, budgets, recall.Options{Counter: tokens.Estimator{}, Index: lexical.Build})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		v.Recall.Events = nil
+	}
+	return vs, nil
 }

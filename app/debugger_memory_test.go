@@ -149,3 +149,33 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 		t.Errorf("items %d then %d, requests %d", len(before.Items), len(after.Items), after.Requests)
 	}
 }
+
+// TestMemoryVariantsAddUp measures paper+memory at two budgets of the pi
+// session: look-backs left are those at τ − B less those recall avoided,
+// the recalls stay within B each, and a bad call is refused.
+func TestMemoryVariantsAddUp(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := debug.Params{Episodes: "inferred"}
+	vs, err := a.debugger.MemoryVariants(info.Key, p, []int{20000, 40000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		t.Logf("τ %d: paper %d look-backs; at τ−B %d, %d avoided, %d left, %d tokens", v.Budget, v.Paper, v.Reserved, v.Avoided, v.LookBacks, v.TokensAdded)
+		if v.LookBacks != v.Reserved-v.Avoided || v.TokensAdded > v.Reserved*v.RecallBudget || v.Recall.Events != nil {
+			t.Errorf("τ %d: %+v", v.Budget, v)
+		}
+	}
+	if vs[0].Paper == 0 {
+		t.Error("no look-back at τ 20000")
+	}
+	for _, bad := range [][]int{nil, {400}, make([]int, maxVariantBudgets+1)} {
+		if _, err := a.debugger.MemoryVariants(info.Key, p, bad); err == nil {
+			t.Errorf("budgets %v accepted", bad)
+		}
+	}
+}

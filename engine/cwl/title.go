@@ -144,14 +144,14 @@ var subcommanded = map[string]bool{"go": true, "git": true, "npm": true, "npx": 
 	"cargo": true, "make": true, "docker": true, "kubectl": true, "uv": true, "poetry": true, "bun": true, "dotnet": true, "gh": true}
 
 // headOf is the program of the first step of a shell line that is not a
-// cd, with its subcommand when it has one.
+// comment or a cd, with its subcommand when it has one.
 func headOf(line string) string {
 	for _, step := range strings.FieldsFunc(line, func(r rune) bool { return r == '&' || r == ';' || r == '|' || r == '\n' }) {
 		f := strings.Fields(step)
 		for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") { // VAR=value prefixes
 			f = f[1:]
 		}
-		if len(f) == 0 || f[0] == "cd" || f[0] == "source" || f[0] == "." || f[0] == "set" || f[0] == "export" {
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") || f[0] == "cd" || f[0] == "source" || f[0] == "." || f[0] == "set" || f[0] == "export" {
 			continue
 		}
 		if isShell(f[0]) && len(f) >= 3 && strings.HasPrefix(f[1], "-") {

@@ -17,6 +17,7 @@ func TestCommandHead(t *testing.T) {
 		{`{"command":"/usr/bin/git diff --stat"}`, "git diff"},
 		{`{"command":"bash -c 'ls -la src'"}`, "ls"},
 		{`{"command":"make"}`, "make"},
+		{`{"command":"# move the files\ncd src && mv a b"}`, "mv"},
 		{`{"command":"grep -rn foo . | head"}`, "grep"},
 		{`{"path":"a.go"}`, ""},
 		{`not json`, ""},

@@ -26,8 +26,10 @@ type Item struct {
 	// Recalled are the look-back requests at which the memory's recall
 	// packed one of its passages while its content was out of the input.
 	Recalled []int `json:"recalled"`
-	// Source is the block of its first passage in the thread.
-	Source debug.BlockKey `json:"-"`
+	// Source is the block of its first passage in the thread, and
+	// Sources the block of each span.
+	Source  debug.BlockKey   `json:"-"`
+	Sources []debug.BlockKey `json:"-"`
 }
 
 // Followed is a replay's recall report with every relation of the thread
@@ -84,6 +86,7 @@ func (ix *index) follow(life *debug.Lifecycle, rep *Report) []Item {
 			seen[key] = true
 			if b, ok := life.Blocks[key]; ok {
 				it.Spans = append(it.Spans, Span{Entered: b.Entered, Evicted: b.Evicted, Level: b.Level})
+				it.Sources = append(it.Sources, key)
 			}
 		}
 		if it.Source.Entry == nil {

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"context"
 	"fmt"
 
 	"ctxscope/engine/debug"
@@ -38,17 +39,47 @@ type Variant struct {
 // mem read from it by package code) under the paper policy at budget
 // tau, and the paper+memory variant beside it.
 func Compare(mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay, tau int, o Options) (*Variant, error) {
+	vs, err := Variants(context.Background(), mem, t, thread, r, []int{tau}, o)
+	if err != nil {
+		return nil, err
+	}
+	return vs[0], nil
+}
+
+// Variants is [Compare] at each budget of taus, with one index of the
+// thread's passages for all of them. It stops at the first error, or
+// with ctx's cause when ctx ends.
+func Variants(ctx context.Context, mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay, taus []int, o Options) ([]*Variant, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	if tau <= o.Budget {
-		return nil, fmt.Errorf("recall: the budget %d leaves no room for %d recalled tokens", tau, o.Budget)
+	for _, tau := range taus {
+		if tau <= o.Budget {
+			return nil, fmt.Errorf("recall: the budget %d leaves no room for %d recalled tokens", tau, o.Budget)
+		}
 	}
 	ix, err := newIndex(mem, t, thread, o.Index)
 	if err != nil {
 		return nil, err
 	}
+	out := make([]*Variant, 0, len(taus))
+	for _, tau := range taus {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
+		v, err := ix.variant(r, tau, o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// variant replays the paper policy at tau and at tau − B and measures
+// recall at the look-backs of each.
+func (ix *index) variant(r *debug.Replay, tau int, o Options) (*Variant, error) {
 	v := &Variant{Policy: PolicyPaperMemory, Budget: tau, RecallBudget: o.Budget}
 	for _, run := range []struct {
 		budget int

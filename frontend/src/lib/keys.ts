@@ -11,6 +11,7 @@ export type Action =
   | 'last-request'
   | 'search'
   | 'toggle-live'
+  | 'memory'
   | 'help'
   | 'close';
 
@@ -29,6 +30,7 @@ export const shortcuts: Shortcut[] = [
   { keys: ['G', 'End'], action: 'last-request', description: 'last request' },
   { keys: ['/'], action: 'search', description: 'search' },
   { keys: ['l'], action: 'toggle-live', description: 'follow the session live, or stop' },
+  { keys: ['m'], action: 'memory', description: "the memory's facts of the selected block or episode" },
   { keys: ['?'], action: 'help', description: 'show these shortcuts' },
   { keys: ['Escape'], action: 'close', description: 'close a dialog or search' },
 ];

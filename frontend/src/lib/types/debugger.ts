@@ -1,6 +1,7 @@
 // Types of the values the Debugger and Live services return (package app,
 // engine/debug, engine/cwl, app/graphs, search). Field names follow the Go
 // json tags. Every string that comes from a session is untrusted text.
+import type { KnowledgeView } from './memory';
 
 export interface Params {
   thread: number;
@@ -293,4 +294,95 @@ export interface Discovery {
 // Discovered mirrors app.Discovered, the payload of sessions:discovered.
 export interface Discovered {
   keys: string[];
+}
+
+// SessionMemory mirrors app.SessionMemory: a thread's memory followed
+// through one replay.
+export interface SessionMemory {
+  policy: string;
+  budget: number;
+  requests: number;
+  recallBudget: number;
+  graph: KnowledgeView;
+  items: MemoryItem[];
+  lookBacks: LookBackRecall[];
+  skipped: number;
+  memory: RecallSummary;
+  bm25: RecallSummary;
+}
+
+// ItemSpan mirrors recall.Span: one stay of an item's content in the input;
+// evicted is -1 when it stayed.
+export interface ItemSpan {
+  entered: number;
+  evicted: number;
+  level: number;
+}
+
+// BlockPlace mirrors app.BlockPlace: a block's first request, its
+// message's index in that context and its index in the message.
+export interface BlockPlace {
+  request: number;
+  message: number;
+  block: number;
+}
+
+// MemoryItem mirrors app.MemoryItem: one relation with where it came
+// from and what the replay did to that content.
+export interface MemoryItem {
+  relation: string;
+  spans: ItemSpan[];
+  recalled: number[];
+  subject: string;
+  predicate: string;
+  object: string;
+  time?: string;
+  condition?: string;
+  where: BlockPlace;
+  places: BlockPlace[];
+}
+
+export interface RecallSummary {
+  recovered: number;
+  rate: number;
+  coverage: number;
+  tokens: number;
+}
+
+export interface RecalledPassage {
+  id: string;
+  text: string;
+  target: boolean;
+  where: BlockPlace;
+}
+
+export interface RecallShown {
+  recovered: boolean;
+  coverage: number;
+  tokens: number;
+  passages: RecalledPassage[];
+}
+
+// LookBackRecall mirrors app.LookBackRecall: a look-back with what each
+// recall brought back.
+export interface LookBackRecall {
+  request: number;
+  path: string;
+  query: string;
+  memory: RecallShown;
+  bm25: RecallShown;
+  target: { id: string; where: BlockPlace }[];
+}
+
+// MemoryVariant mirrors recall.Variant: the paper+memory replay at one
+// budget against the paper policy (its recall report carries no events).
+export interface MemoryVariant {
+  policy: string;
+  budget: number;
+  recallBudget: number;
+  paperLookBacks: number;
+  reservedLookBacks: number;
+  avoided: number;
+  lookBacks: number;
+  tokensAdded: number;
 }

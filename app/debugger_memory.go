@@ -69,6 +69,7 @@ type BlockPlace struct {
 // back within the recall budget.
 type LookBackRecall struct {
 	Request int           `json:"request"`
+	Kind    string        `json:"kind"`
 	Path    string        `json:"path"`
 	Query   string        `json:"query"`
 	Memory  RecallShown   `json:"memory"`
@@ -172,7 +173,7 @@ func followedReply(m *memory.Memory, r *debug.Replay, life *debug.Lifecycle, f *
 	}
 	blocks := f.Blocks
 	for _, ev := range rep.Events {
-		lb := LookBackRecall{Request: ev.Request, Path: ev.Path, Query: ev.Query, Target: make([]RecallPlace, len(ev.Target))}
+		lb := LookBackRecall{Request: ev.Request, Kind: ev.Kind, Path: ev.Path, Query: ev.Query, Target: make([]RecallPlace, len(ev.Target))}
 		for i, id := range ev.Target {
 			lb.Target[i] = RecallPlace{ID: id, Where: place(blocks[id])}
 		}

@@ -234,7 +234,7 @@ func printReplay(w io.Writer, file string, s cwl.ReplaySummary, t *cwl.Timeline,
 	fmt.Fprintf(tw, "over budget\t%d request(s)\n", s.Unreachable)
 	fmt.Fprintf(tw, "cache\t%.1f%% of input read from cache\n", 100*s.CachedRatio)
 	fmt.Fprintf(tw, "cost\t%s\n", costLine(t.Cost))
-	fmt.Fprintf(tw, "look-back\t%d re-read(s) of evicted reads\n", s.LookBack)
+	fmt.Fprintf(tw, "look-back\t%d call(s) made again after eviction removed the earlier one (a read, a search, an inspecting command)\n", s.LookBack)
 	fmt.Fprintf(tw, "diagnostics\t%d\n", len(diags))
 	tw.Flush()
 	if k := lastUnreachable(t); k >= 0 {

@@ -146,7 +146,7 @@ func (c *replayCtx) recentCut(n, keep int) int {
 	return cp
 }
 
-// lookBackBefore counts the re-reads of request k whose earlier read lies
+// lookBackBefore counts the calls of request k made again whose earlier call lies
 // before message cut (truncated or compacted away).
 func (r *Replayer) lookBackBefore(k int, c *replayCtx, cut int) int {
 	n := 0

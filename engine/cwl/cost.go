@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
-
-	"ctxscope/engine/session"
+	"strings"
 )
 
 // Prices is a price table in US dollars per million tokens.
@@ -181,8 +180,9 @@ func triggerText(o RunOptions) string {
 	return fmt.Sprintf("the budget (%d tokens)", o.Budget)
 }
 
-// lookBacks finds, for each request, the earlier read calls that its
-// response reads again (same path, read-class tool).
+// lookBacks finds, for each request, the earlier calls that its response
+// makes again: a read of the same path, a search for the same pattern in
+// the same place, or the same inspecting command (see lookKey).
 func lookBacks(r *Replayer) [][]int32 {
 	out := make([][]int32, len(r.reqs))
 	for k, q := range r.reqs {
@@ -192,35 +192,30 @@ func lookBacks(r *Replayer) [][]int32 {
 			continue
 		}
 		for b := p.mFirst[q.Len]; b < p.mFirst[q.Len+1]; b++ {
-			if p.bType[b] != session.BlockToolCall || p.bClass[b] != ClassRead {
-				continue
-			}
-			if e := c.lastRead(p.bPath[b], int(p.mFirst[q.Len])); e >= 0 {
-				out[k] = append(out[k], int32(e))
+			if _, key := lookKey(p, int(b)); key != "" {
+				if e := c.lastCall(key, int(p.mFirst[q.Len])); e >= 0 {
+					out[k] = append(out[k], int32(e))
+				}
 			}
 		}
 	}
 	return out
 }
 
-// lastRead returns the latest read call of path before block limit, or -1.
-func (c *replayCtx) lastRead(path string, limit int) int {
-	path = cleanPath(path)
-	if path == "" {
-		return -1
-	}
-	if c.reads == nil {
-		c.reads = map[string][]int32{}
+// lastCall returns the latest call of key (see lookKey) before block
+// limit, or -1.
+func (c *replayCtx) lastCall(key string, limit int) int {
+	if c.calls == nil {
+		c.calls = map[string][]int32{}
 		p := c.plan
 		for b := range p.bMsg {
-			if p.bType[b] == session.BlockToolCall && p.bClass[b] == ClassRead && p.bPath[b] != "" {
-				k := cleanPath(p.bPath[b])
-				c.reads[k] = append(c.reads[k], int32(b))
+			if _, k := lookKey(p, b); k != "" {
+				c.calls[k] = append(c.calls[k], int32(b))
 			}
 		}
 	}
 	last := -1
-	for _, b := range c.reads[path] {
+	for _, b := range c.calls[key] {
 		if int(b) >= limit {
 			break
 		}
@@ -229,22 +224,25 @@ func (c *replayCtx) lastRead(path string, limit int) int {
 	return last
 }
 
-// ReRead is an earlier read call that a request's response reads again:
-// its message and block indices in the request's context, and the path.
+// ReRead is an earlier call that a request's response makes again: its
+// message and block indices in the request's context, its kind (read,
+// search or run) and what it reads, searches or runs.
 type ReRead struct {
 	Message int
 	Block   int
+	Kind    string
 	Path    string
 }
 
-// ReReads returns the earlier read calls that the response of request k
-// reads again, evicted or not; Point.LookBack counts those evicted.
+// ReReads returns the earlier calls that the response of request k makes
+// again, evicted or not; Point.LookBack counts those evicted.
 func (r *Replayer) ReReads(k int) []ReRead {
 	p := r.ctxs[r.reqCtx[k]].plan
 	var out []ReRead
 	for _, b := range r.looks[k] {
 		i := p.bMsg[b]
-		out = append(out, ReRead{Message: int(i), Block: int(b - p.mFirst[i]), Path: cleanPath(p.bPath[b])})
+		kind, key := lookKey(p, int(b))
+		out = append(out, ReRead{Message: int(i), Block: int(b - p.mFirst[i]), Kind: kind, Path: strings.TrimPrefix(key, kind+" ")})
 	}
 	return out
 }

@@ -40,7 +40,7 @@ type replayCtx struct {
 
 	segToEp []int              // episode of each pi-cwl unit
 	immuneP []int64            // prefix sums of what pi-cwl never evicts beyond user turns: prologue and gaps
-	reads   map[string][]int32 // read calls by path, built on first use
+	calls   map[string][]int32 // calls by look-back key (see lookKey), built on first use
 
 	// Per-run state.
 	prevLevel []uint8 // pi-cwl: each unit's level in the previous pass

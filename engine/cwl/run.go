@@ -246,7 +246,7 @@ func (w *work) takeLog() ([]int, [][2]int) {
 	return msgs, blocks
 }
 
-// lookBack counts the re-reads of request k whose earlier read is gone
+// lookBack counts the calls of request k made again whose earlier call is gone
 // from the view in w.
 func (r *Replayer) lookBack(k int, w *work) int {
 	n := 0

@@ -46,8 +46,10 @@ type Point struct {
 	// content out; pi-cwl would bring it back (see [Point.Restored]).
 	LateDependencies []LateDependency `json:"lateDependencies,omitempty"`
 	Unreachable      *Unreachable     `json:"unreachable,omitempty"`
-	// LookBack counts tool calls of the response that re-read a path whose
-	// earlier read is evicted from this input.
+	// LookBack counts tool calls of the response that make an earlier call
+	// again (a read of the same path, the same search, the same
+	// inspecting command; see lookKey) whose earlier call is evicted from
+	// this input.
 	LookBack int `json:"lookBack,omitempty"`
 	// Summary is the summarization call the compact policy made before
 	// this request, if any.

@@ -29,7 +29,7 @@ func title(p *Plan, e *Episode) string {
 			if p.bType[b] != session.BlockToolCall {
 				continue
 			}
-			raw := p.Msgs[i].Blocks[b-p.mFirst[i]].Arguments
+			raw := p.arguments(int(b))
 			tools.Add(p.bName[b])
 			switch p.bClass[b] {
 			case ClassEdit:
@@ -108,10 +108,14 @@ func searchArg(raw json.RawMessage) string {
 
 // commandHead is what a shell call runs, in a word or two: the program
 // ("pytest", "ls"), with its subcommand for tools that have them ("go
-// test", "npm run", "git diff"). The command is the call's command or cmd
-// argument, a string or an argv list; a shell wrapper ("bash -lc …") and
+// test", "npm run", "git diff"). A shell wrapper ("bash -lc …") and
 // leading "cd dir &&" steps are looked through.
-func commandHead(raw json.RawMessage) string {
+func commandHead(raw json.RawMessage) string { return headOf(commandLine(raw)) }
+
+// commandLine is the command of a shell call: its command or cmd
+// argument, a string or an argv list (a shell wrapper's script for
+// "bash -lc script"); "" when it has none.
+func commandLine(raw json.RawMessage) string {
 	var a struct {
 		Command json.RawMessage `json:"command"`
 		Cmd     json.RawMessage `json:"cmd"`
@@ -127,16 +131,14 @@ func commandHead(raw json.RawMessage) string {
 	var argv []string
 	switch {
 	case json.Unmarshal(c, &line) == nil:
+		return line
 	case json.Unmarshal(c, &argv) == nil:
 		if len(argv) >= 3 && isShell(argv[0]) && strings.HasPrefix(argv[1], "-") {
-			line = argv[2]
-		} else {
-			line = strings.Join(argv, " ")
+			return argv[2]
 		}
-	default:
-		return ""
+		return strings.Join(argv, " ")
 	}
-	return headOf(line)
+	return ""
 }
 
 // subcommanded lists programs whose first argument says what they do.

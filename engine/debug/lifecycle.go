@@ -23,11 +23,15 @@ type BlockLife struct {
 	Level   int `json:"level"`
 }
 
-// LookBack is a request whose response reads a file again after eviction
-// removed the earlier read (its call or its result) from the input.
+// LookBack is a request whose response makes a call again (reads a file,
+// runs a search or an inspecting command) after eviction removed the
+// earlier call or its result from the input.
 type LookBack struct {
-	Request int    `json:"request"`
-	Path    string `json:"path"`
+	Request int `json:"request"`
+	// Kind is read, search or run; Path is the path read, the pattern
+	// searched or the command run.
+	Kind string `json:"kind"`
+	Path string `json:"path"`
 	// Call is the earlier read call, Result its result (Entry nil when
 	// the thread holds none).
 	Call   BlockKey `json:"-"`
@@ -146,14 +150,14 @@ func (l *Lifecycle) restore(key BlockKey, level int) {
 	}
 }
 
-// lookBack makes the look-back of request k re-reading the call block of
-// entry call, if eviction had removed that read; results are the thread's
-// tool results by call id.
+// lookBack makes the look-back of request k making again the call block
+// of entry call, if eviction had removed that call or its result; results
+// are the thread's tool results by call id.
 func (r *Replay) lookBack(l *Lifecycle, k int, call *session.Entry, rr cwl.ReRead, results map[string]BlockKey) (LookBack, bool) {
 	if call == nil || rr.Block >= len(call.Message.Blocks) {
 		return LookBack{}, false
 	}
-	lb := LookBack{Request: k, Path: rr.Path, Call: BlockKey{call, rr.Block}}
+	lb := LookBack{Request: k, Kind: rr.Kind, Path: rr.Path, Call: BlockKey{call, rr.Block}}
 	if id := call.Message.Blocks[rr.Block].ToolCallID; id != "" {
 		lb.Result = results[id]
 	}

@@ -1,10 +1,10 @@
 // Package recall measures what a session memory brings back of the
 // content CWL eviction removed. At every look-back of a replay (the agent
-// reads a file again whose earlier read eviction had removed), it asks
-// the memory, with the request's recent context, for at most B tokens of
-// evicted passages, and checks whether the earlier read's result is among
-// them; BM25 over the same evicted passages, packed into the same B
-// tokens, is the baseline.
+// reads a file, runs a search or an inspecting command again after
+// eviction removed the earlier one), it asks the memory, with the
+// request's recent context, for at most B tokens of evicted passages, and
+// checks whether the earlier call's result is among them; BM25 over the
+// same evicted passages, packed into the same B tokens, is the baseline.
 package recall
 
 import (
@@ -47,8 +47,10 @@ type Outcome struct {
 
 // Event is one look-back and what each recall brought back.
 type Event struct {
-	Request int    `json:"request"`
-	Path    string `json:"path"`
+	Request int `json:"request"`
+	// Kind and Path are the look-back's (see debug.LookBack).
+	Kind string `json:"kind"`
+	Path string `json:"path"`
 	// Target are the passages of the evicted read's result: the content
 	// the agent went back for.
 	Target []string `json:"target"`
@@ -123,7 +125,7 @@ func (ix *index) evaluate(life *debug.Lifecycle, o Options) (*Report, error) {
 			rep.Skipped++
 			continue
 		}
-		ev := Event{Request: lb.Request, Path: lb.Path, Target: target, Query: ix.query(lb.Recent)}
+		ev := Event{Request: lb.Request, Kind: lb.Kind, Path: lb.Path, Target: target, Query: ix.query(lb.Recent)}
 		gone := func(id string) bool { return life.Gone(ix.block[id], lb.Request) }
 		lexical, err := ix.lexical(ev.Query, gone)
 		if err != nil {

@@ -367,6 +367,7 @@ export interface RecallShown {
 // recall brought back.
 export interface LookBackRecall {
   request: number;
+  kind: 'read' | 'search' | 'run';
   path: string;
   query: string;
   memory: RecallShown;

@@ -66,7 +66,7 @@ func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, 
 	if l, ok := sm.layouts[thread]; ok {
 		return sm, l, nil
 	}
-	l, err := graphs.LayoutKnowledge(ctx, threadGraph(sm.m, thread), nil, "", 0, 0)
+	l, err := graphs.LayoutSession(ctx, threadGraph(sm.m, thread))
 	if err != nil {
 		return nil, nil, err
 	}

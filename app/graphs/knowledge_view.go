@@ -54,8 +54,22 @@ type KnowledgeEdge struct {
 // graph when center is "", else the ego graph of center within hops,
 // at most limit nodes (0: no limit), cut with x.
 func LayoutKnowledge(ctx context.Context, g *graphviz.Graph, x *graphviz.EgoIndex, center string, hops, limit int) (*KnowledgeView, error) {
+	return layoutKnowledge(ctx, g, x, center, hops, limit, graphviz.ForceOptions{Seed: 1})
+}
+
+// LayoutSession lays out the knowledge graph of an agent session: the
+// whole graph, with a stronger pull to the centre than LayoutKnowledge,
+// so that the small components a session has (a task with its one
+// command) stay near the main one instead of framing it from afar.
+func LayoutSession(ctx context.Context, g *graphviz.Graph) (*KnowledgeView, error) {
+	return layoutKnowledge(ctx, g, nil, "", 0, 0, graphviz.ForceOptions{Seed: 1, Gravity: sessionGravity})
+}
+
+// sessionGravity is LayoutSession's pull to the centre.
+const sessionGravity = 8
+
+func layoutKnowledge(ctx context.Context, g *graphviz.Graph, x *graphviz.EgoIndex, center string, hops, limit int, opt graphviz.ForceOptions) (*KnowledgeView, error) {
 	sub := g
-	opt := graphviz.ForceOptions{Seed: 1}
 	if center != "" {
 		var err error
 		if sub, err = x.Ego(center, hops, limit); err != nil {

@@ -7,7 +7,9 @@
 // a block in the context are one key (m) away.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, screenshot, startServe } from '../lib.mjs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifacts, launchBrowser, screenshot, startServe } from '../lib.mjs';
 import { openPath, piBeforeCompaction, step, waitContext } from '../debugger-helpers.mjs';
 
 let server, browser, page;
@@ -51,6 +53,12 @@ test('the session graph shows facts by their state at the request', async () => 
   await page.keyboard.press('G');
   await waitContext(page, n);
   await screenshot(page, 'session-memory-graph.png');
+  // A taller window for the README's picture of the panel alone.
+  await page.setViewportSize({ width: 1500, height: 1500 });
+  await page.waitForTimeout(300); // sigma redraws on resize
+  mkdirSync(artifacts, { recursive: true });
+  await page.locator('.right').screenshot({ path: join(artifacts, 'session-memory-panel.png') });
+  await page.setViewportSize({ width: 1500, height: 1000 });
 });
 
 test('clicking an evicted fact opens its request with the block marked', async () => {

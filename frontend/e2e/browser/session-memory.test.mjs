@@ -119,3 +119,18 @@ test('the τ sweep and the compare view measure paper+memory', async () => {
   assert.match(b, /paper\+memory \(paper at τ − 500\)/);
   await screenshot(page, 'session-memory-compare.png');
 });
+
+test('what memory keeps of an evicted episode', async () => {
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('G');
+  await page.click('[data-testid=panel-graph]');
+  const node = page.locator('[data-testid=episode-graph] .node[data-state=evicted]').first();
+  await node.waitFor();
+  await node.click();
+  await page.click('[data-testid=episode-memory]');
+  await page.waitForSelector('[data-testid=memory-episode]');
+  const text = await page.textContent('[data-testid=memory-episode]');
+  const m = text.match(/(\d+) facts? read from (\d+)/);
+  assert.ok(m && Number(m[1]) > 0, `memory keeps facts of the episode: ${text}`);
+  assert.match(await page.textContent('[data-testid=memory-filter]'), /episode .+ · evicted L\d/);
+});

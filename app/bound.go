@@ -19,7 +19,7 @@ var boundMethods = map[string][]string{
 		"Counters", "Timeline"},
 	"UI": {"Environment", "Rendered"},
 	"Debugger": {"Policies", "Counters", "Threads", "Replay", "Context", "Block", "Sweep", "ExportReplay", "ExportTimelineSVG",
-		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory", "MemoryVariants"},
+		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory", "MemoryVariants", "LocatePassage"},
 	"Live": {"Discovery", "SetDiscovery", "Follow", "Unfollow", "Following"},
 	"Memory": {"List", "Info", "Delete", "Graph", "Timeline", "Entity", "FindEntities", "Merge", "Undo", "Experiences",
 		"Passage", "Build", "Cancel", "Job", "LLMSettings", "SetLLMSettings", "Import", "Questions", "Retrieve", "Search"},

@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"ctxscope/app/graphs"
 	"ctxscope/engine/debug"
 	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/code"
 	"ctxscope/engine/recall"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
@@ -264,4 +266,41 @@ func (d *Debugger) memoryVariants(ctx context.Context, key string, p debug.Param
 		v.Recall.Events = nil
 	}
 	return vs, nil
+}
+
+// PassagePlace is where the block of a session memory's passage shows in
+// the debugger.
+type PassagePlace struct {
+	Thread int `json:"thread"`
+	BlockPlace
+}
+
+// LocatePassage returns where the block a passage of a session's memory
+// was read from shows: its thread, the first request whose input holds
+// it, the message's index in that context and the block's index. The
+// passage id is one package code writes ("t2:entry#block.chunk").
+func (d *Debugger) LocatePassage(key, passage string) (PassagePlace, error) {
+	d.app.called("Debugger.LocatePassage", key, passage)
+	ref, ok := code.ParseRef(passage)
+	if !ok {
+		return PassagePlace{}, fmt.Errorf("%q is not a passage of a session memory", passage)
+	}
+	o, err := d.app.sessions.get(key)
+	if err != nil {
+		return PassagePlace{}, err
+	}
+	if ref.Thread >= len(o.s.Threads) {
+		return PassagePlace{}, fmt.Errorf("session %q has no thread %d", key, ref.Thread)
+	}
+	for i, e := range o.s.Threads[ref.Thread].Entries {
+		if code.EntryRef(e) != ref.Entry {
+			continue
+		}
+		l, ok := debug.NewLocator(o.s.Threads[ref.Thread], nil).Locate(i)
+		if !ok {
+			return PassagePlace{}, errors.New("no request shows this passage's entry")
+		}
+		return PassagePlace{Thread: ref.Thread, BlockPlace: BlockPlace{Request: l.Request, Message: l.Message, Block: ref.Block}}, nil
+	}
+	return PassagePlace{}, fmt.Errorf("%w: passage %q names no entry of the session as it is now", ErrNotFound, passage)
 }

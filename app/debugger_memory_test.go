@@ -179,3 +179,35 @@ func TestMemoryVariantsAddUp(t *testing.T) {
 		}
 	}
 }
+
+// TestLocatePassage takes a passage of a session's memory to the block
+// it was read from, and refuses ids that name nothing.
+func TestLocatePassage(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm, err := a.debugger.Memory(info.Key, debug.Params{Policy: "paper", Budget: 20000, Episodes: "inferred"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sm.LookBacks) == 0 {
+		t.Fatal("no look-back")
+	}
+	lb := sm.LookBacks[0]
+	for _, p := range lb.Memory.Passages {
+		got, err := a.debugger.LocatePassage(info.Key, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Thread != 0 || got.BlockPlace != p.Where {
+			t.Errorf("%s located at %+v, the recall says %+v", p.ID, got, p.Where)
+		}
+	}
+	for _, bad := range []string{"", "D1:3", "t9:L1#0", "Lnope#0"} {
+		if _, err := a.debugger.LocatePassage(info.Key, bad); err == nil {
+			t.Errorf("%q located", bad)
+		}
+	}
+}

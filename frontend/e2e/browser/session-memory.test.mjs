@@ -134,3 +134,27 @@ test('what memory keeps of an evicted episode', async () => {
   assert.ok(m && Number(m[1]) > 0, `memory keeps facts of the episode: ${text}`);
   assert.match(await page.textContent('[data-testid=memory-filter]'), /episode .+ · evicted L\d/);
 });
+
+test('a passage of the session memory opens its block in the debugger', async () => {
+  const key = await page.getAttribute('[data-testid=stats]', 'data-key');
+  await page.click('[data-testid=tab-memory]');
+  await page.click('[data-testid=msub-build]');
+  await page.check('input[type=radio][value=session]');
+  await page.selectOption('[data-testid=build-session]', key);
+  await page.click('[data-testid=build-go]');
+  await page.waitForFunction(() => /[#&]mem=/.test(location.hash) && /msub=graph/.test(location.hash), null, { timeout: 120_000 });
+  await page.fill('[data-testid=entity-search]', 'main.ts');
+  await page.locator('[data-testid=entity-match]').first().click();
+  await page.locator('[data-testid=relation-toggle]').first().click();
+  const open = page.locator('[data-testid=passage-open]').first();
+  await open.waitFor();
+  const passage = await page.locator('[data-testid=provenance-passage]').first().getAttribute('data-passage');
+  const block = passage.match(/#(\d+)/)[1];
+  await open.click();
+  await page.waitForFunction(() => /tab=debugger/.test(location.hash) && !/[#&]msg=/.test(location.hash));
+  const row = page.locator('[data-testid=ctx-row][aria-selected=true]');
+  await row.waitFor();
+  assert.ok(Number(await row.getAttribute('data-msg')) >= 0);
+  assert.equal(await row.getAttribute('data-block'), block, `the block passage ${passage} was read from is marked`);
+  assert.equal(await page.getAttribute('[data-testid=panel-memory]', 'aria-selected'), 'true', 'the Memory panel is beside it');
+});

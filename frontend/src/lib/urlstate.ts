@@ -21,10 +21,14 @@ export interface ViewState {
   mem?: string;
   msub?: string;
   entity?: string;
+  // A block to mark in the debugger's context once it shows (a passage
+  // opened from the memory explorer): its message and block indices.
+  msg?: number;
+  block?: number;
 }
 
-const numeric = new Set(['step', 'budget', 'thread', 'cbudget']);
-const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter', 'thread', 'episodes', 'panel', 'cpolicy', 'cbudget', 'mem', 'msub', 'entity'] as const;
+const numeric = new Set(['step', 'budget', 'thread', 'cbudget', 'msg', 'block']);
+const keys = ['session', 'step', 'tab', 'policy', 'budget', 'counter', 'thread', 'episodes', 'panel', 'cpolicy', 'cbudget', 'mem', 'msub', 'entity', 'msg', 'block'] as const;
 
 // parseState reads a fragment ("#a=1&b=2" or "a=1&b=2"). Unknown keys and
 // malformed numbers are dropped.

@@ -2,7 +2,7 @@
 // numbers, names and what the user typed: never session content.
 import { backend } from '../backend';
 import { call } from './call';
-import type { Appended, ContextView, Discovered, Discovery, Curve, Drawing, Hits, Location, Params, MemoryVariant, ReplayTimeline, SessionMemory, ThreadInfo } from '../types/debugger';
+import type { Appended, ContextView, Discovered, Discovery, Curve, Drawing, Hits, Location, Params, MemoryVariant, PassagePlace, ReplayTimeline, SessionMemory, ThreadInfo } from '../types/debugger';
 
 export const debuggerApi = {
   policies: () => call<string[]>('Debugger', 'Policies'),
@@ -17,6 +17,7 @@ export const debuggerApi = {
   search: (query: string, key: string, size = 100) => call<Hits>('Debugger', 'Search', query, key, size),
   memory: (key: string, p: Params) => call<SessionMemory>('Debugger', 'Memory', key, p),
   memoryVariants: (key: string, p: Params, budgets: number[]) => call<MemoryVariant[]>('Debugger', 'MemoryVariants', key, p, budgets),
+  locatePassage: (key: string, passage: string) => call<PassagePlace>('Debugger', 'LocatePassage', key, passage),
   locate: (key: string, thread: number, entry: number) => call<Location>('Debugger', 'Locate', key, thread, entry),
   exportReplay: (key: string, p: Params, format: string) => call<string>('Debugger', 'ExportReplay', key, p, format),
   exportTimelineSVG: (key: string, p: Params) => call<string>('Debugger', 'ExportTimelineSVG', key, p),

@@ -387,3 +387,9 @@ export interface MemoryVariant {
   lookBacks: number;
   tokensAdded: number;
 }
+
+// PassagePlace mirrors app.PassagePlace: where a session memory's passage
+// was read from.
+export interface PassagePlace extends BlockPlace {
+  thread: number;
+}

@@ -55,6 +55,9 @@ func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
 		if it.Where.Block >= len(m.Blocks) {
 			t.Fatalf("%s: block %d of a message of %d", it.Relation, it.Where.Block, len(m.Blocks))
 		}
+		if m.Episode >= 0 && c.Episodes[m.Episode].Name != it.Episode {
+			t.Errorf("%s: episode %q, the context names it %q", it.Relation, it.Episode, c.Episodes[m.Episode].Name)
+		}
 		if m.State != "evicted" && m.Blocks[it.Where.Block].State != "evicted" {
 			t.Errorf("%s: at request %d its block is %s", it.Relation, last.Evicted, m.Blocks[it.Where.Block].State)
 		}

@@ -21,6 +21,10 @@ type BlockLife struct {
 	// restore an episode).
 	Evicted int `json:"evicted"`
 	Level   int `json:"level"`
+	// Episode names the episode the block belongs to in the last request
+	// of its context; "" for the prologue and messages outside every
+	// episode.
+	Episode string `json:"episode,omitempty"`
 }
 
 // LookBack is a request whose response makes a call again (reads a file,
@@ -87,8 +91,10 @@ func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
 	}
 	at := func(k, i int) *session.Entry { return entryOf[r.rep.Message(k, i)] }
 	results := toolResults(r.Thread)
-	seen := map[int]int{} // context -> messages already entered
+	seen := map[int]int{}   // context -> messages already entered
+	lastOf := map[int]int{} // context -> its last request
 	for k := range t.Requests {
+		lastOf[t.Requests[k].Context] = k
 		pt := &t.Requests[k]
 		for i := seen[pt.Context]; i < pt.Messages; i++ {
 			if e := at(k, i); e != nil {
@@ -130,7 +136,32 @@ func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
 			}
 		}
 	}
+	for _, k := range lastOf {
+		l.nameEpisodes(k, t.Requests[k].Messages, r.rep.EpisodesOf(k), at)
+	}
 	return l, nil
+}
+
+// nameEpisodes records, for the blocks of the first n messages of request
+// k's context, the episode of eps they belong to.
+func (l *Lifecycle) nameEpisodes(k, n int, eps *cwl.Episodes, at func(k, i int) *session.Entry) {
+	if eps == nil {
+		return
+	}
+	for _, ep := range eps.List {
+		for i := ep.Start; i <= ep.End && i < n; i++ {
+			e := at(k, i)
+			if e == nil {
+				continue
+			}
+			for b := range e.Message.Blocks {
+				if bl, ok := l.Blocks[BlockKey{e, b}]; ok {
+					bl.Episode = ep.Name
+					l.Blocks[BlockKey{e, b}] = bl
+				}
+			}
+		}
+	}
 }
 
 func (l *Lifecycle) evict(key BlockKey, k, level int) {

@@ -26,6 +26,9 @@ type Item struct {
 	// Recalled are the look-back requests at which the memory's recall
 	// packed one of its passages while its content was out of the input.
 	Recalled []int `json:"recalled"`
+	// Episode names the episode of its first source block ("" outside
+	// every episode), as the episode DAG names it.
+	Episode string `json:"episode,omitempty"`
 	// Source is the block of its first passage in the thread, and
 	// Sources the block of each span.
 	Source  debug.BlockKey   `json:"-"`
@@ -79,6 +82,7 @@ func (ix *index) follow(life *debug.Lifecycle, rep *Report) []Item {
 			}
 			if it.Source.Entry == nil {
 				it.Source = key
+				it.Episode = life.Blocks[key].Episode
 			}
 			if seen[key] {
 				continue

@@ -333,6 +333,7 @@ export interface MemoryItem {
   relation: string;
   spans: ItemSpan[];
   recalled: number[];
+  episode?: string;
   subject: string;
   predicate: string;
   object: string;

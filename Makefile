@@ -9,7 +9,7 @@ ARTIFACTS  := artifacts
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: run build test bench setup-build setup-test setup-bench \
-        test-go test-frontend test-e2e test-desktop check-bindings clean
+        test-go test-frontend test-e2e test-desktop check-bindings lint clean
 
 ## run: build the app and open it on the demo workspace (build/demo-workspace,
 ## seeded with the bundled demo session on first use)
@@ -21,9 +21,22 @@ run: build
 build: setup-build
 	$(WAILS) build -m -nosyncgomod -skipbindings -ldflags "-X main.version=$(VERSION)"
 
-## test: Go tests, frontend unit tests and type checks, browser end-to-end
-## tests against serve mode, and the desktop smoke test under Xvfb
-test: setup-test build test-go test-frontend test-e2e test-desktop
+## test: the bindings and layering checks, Go tests, frontend unit tests and
+## type checks, browser end-to-end tests against serve mode, and the
+## desktop smoke test under Xvfb
+test: setup-test build check-bindings lint test-go test-frontend test-e2e test-desktop
+
+## check-bindings: the committed TypeScript bindings are what the Go services
+## declare (app/bindings_test.go), and the frontend type-checks against them
+check-bindings:
+	go test -count=1 -run '^TestBindingsAreCurrent$$' ./app
+	cd frontend && npm run check
+
+## lint: golangci-lint with the depguard rules of .golangci.yml (the layering
+## the README draws), then a check that a planted violation of each is caught
+lint:
+	$(GOBIN)/golangci-lint run ./...
+	scripts/lint-selftest.sh
 
 # Packages with goroutines of their own also run under the race detector.
 RACE_PKGS := ./app/... ./graphviz/...

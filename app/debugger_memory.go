@@ -31,8 +31,8 @@ type SessionMemory struct {
 	Requests     int    `json:"requests"`
 	RecallBudget int    `json:"recallBudget"`
 	// Graph holds the entities and relations of the thread's items.
-	Graph *graphs.KnowledgeView `json:"graph"`
-	Items []MemoryItem          `json:"items"`
+	Graph graphs.KnowledgeView `json:"graph"`
+	Items []MemoryItem         `json:"items"`
 	// LookBacks are the replay's look-backs at which the memory holds
 	// the evicted read, each with what both recalls brought back.
 	LookBacks []LookBackRecall `json:"lookBacks"`
@@ -157,7 +157,7 @@ func followedReply(m *memory.Memory, r *debug.Replay, life *debug.Lifecycle, f *
 	}
 	rep := f.Report
 	out := &SessionMemory{Policy: life.Policy, Budget: life.Budget, Requests: life.Requests, RecallBudget: rep.RecallBudget,
-		Graph: layout, Items: make([]MemoryItem, 0, len(f.Items)), LookBacks: make([]LookBackRecall, 0, len(rep.Events)),
+		Graph: *layout, Items: make([]MemoryItem, 0, len(f.Items)), LookBacks: make([]LookBackRecall, 0, len(rep.Events)),
 		Skipped: rep.Skipped, Memory: rep.Memory, BM25: rep.BM25}
 	name := func(id string) string {
 		if e, ok := m.Graph.Entity(id); ok {

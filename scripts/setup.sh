@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WAILS_VERSION=v2.16.0
+GOLANGCI_LINT_VERSION=v2.15.0
 GOBIN="$(go env GOPATH)/bin"
 
 build_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev)
@@ -38,6 +39,15 @@ wails_cli() {
   go install "github.com/wailsapp/wails/v2/cmd/wails@$WAILS_VERSION"
 }
 
+# golangci_lint installs the pinned golangci-lint that `make lint` runs.
+golangci_lint() {
+  if [ -x "$GOBIN/golangci-lint" ] && "$GOBIN/golangci-lint" version 2>/dev/null | grep -q "${GOLANGCI_LINT_VERSION#v}"; then
+    return 0
+  fi
+  log "installing golangci-lint $GOLANGCI_LINT_VERSION"
+  go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$GOLANGCI_LINT_VERSION"
+}
+
 # npm_packages runs npm ci when node_modules is missing or older than the
 # lock file.
 npm_packages() {
@@ -59,6 +69,7 @@ case "${1:-build}" in
   test)
     apt_install "${build_pkgs[@]}" "${test_pkgs[@]}"
     wails_cli
+    golangci_lint
     npm_packages
     scripts/fetch-embeddings.sh >&2
     ;;

@@ -1,22 +1,24 @@
-// Typed calls to the Go services. Arguments are ids, names and paths the
-// user typed: session content never travels from the frontend to Go.
+// The Sessions and UI services under the names the views use. Every call
+// is a generated binding (bindings.gen.ts), so its arguments and reply are
+// the Go method's. Arguments are ids, names and paths the user typed:
+// session content never travels from the frontend to Go.
 import { backend } from '../backend';
-import { call } from './call';
-import type { Environment, SessionInfo, TimelineView } from '../types/sessions';
+import { Sessions, UI } from './bindings.gen';
+import type { SessionInfo } from '../types/sessions';
 
 export const sessionsApi = {
-  environment: () => call<Environment>('UI', 'Environment'),
-  rendered: (view: string, requests: number) => call<void>('UI', 'Rendered', view, requests),
-  initial: () => call<SessionInfo>('Sessions', 'Initial'),
-  list: () => call<SessionInfo[]>('Sessions', 'List'),
-  open: (key: string) => call<SessionInfo>('Sessions', 'Open', key),
-  importPaths: (paths: string[]) => call<string[]>('Sessions', 'Import', paths),
-  remove: (key: string) => call<void>('Sessions', 'Delete', key),
-  openPath: (path: string) => call<SessionInfo>('Sessions', 'OpenPath', path),
-  openDialog: () => call<SessionInfo>('Sessions', 'OpenDialog'),
-  openDemo: () => call<SessionInfo>('Sessions', 'OpenDemo'),
-  counters: () => call<string[]>('Sessions', 'Counters'),
-  timeline: (key: string, counter: string) => call<TimelineView>('Sessions', 'Timeline', key, counter),
+  environment: UI.Environment,
+  rendered: UI.Rendered,
+  initial: Sessions.Initial,
+  list: Sessions.List,
+  open: Sessions.Open,
+  importPaths: Sessions.Import,
+  remove: Sessions.Delete,
+  openPath: Sessions.OpenPath,
+  openDialog: Sessions.OpenDialog,
+  openDemo: Sessions.OpenDemo,
+  counters: Sessions.Counters,
+  timeline: Sessions.Timeline,
   upload: async (file: File) => {
     if (!backend.upload) throw new Error('upload is only available in the browser');
     return (await backend.upload(file)) as SessionInfo;

@@ -1,396 +1,103 @@
-// Types of the values the Debugger and Live services return (package app,
-// engine/debug, engine/cwl, app/graphs, search). Field names follow the Go
-// json tags. Every string that comes from a session is untrusted text.
-import type { KnowledgeView } from './memory';
+// The types of what the services return for the debugger views, under the names
+// the frontend uses. They are the generated bindings (api/bindings.gen.ts,
+// written from the Go services by `make check-bindings`), so a Go field that
+// changes breaks the type check here. Every string that comes from a session
+// is untrusted text.
+import type * as G from '../api/bindings.gen';
 
-export interface Params {
-  thread: number;
-  counter: string;
-  episodes: string; // declared | inferred
-  policy: string;
-  budget: number;
-}
+export type Params = G.Params;
 
-export interface ThreadInfo {
-  index: number;
-  id: string;
-  kind: string; // main | subagent
-  parent?: string;
-  parentIndex: number;
-  title?: string;
-  entries: number;
-  requests: number;
-  branches: number;
-  depth: number;
-}
+export type ThreadInfo = G.ThreadInfo;
 
-export interface Mark {
-  k: number;
-  episode: number;
-  name: string;
-  level: number;
-  freed?: number;
-  step?: string;
-}
+export type Mark = G.Mark;
 
-export interface Over {
-  k: number;
-  over: number;
-  why: string;
-}
+export type Over = G.Over;
 
-export interface SourceCompaction {
-  next: number;
-  line: number;
-  tokensBefore: number;
-}
+export type SourceCompaction = G.SourceCompaction;
 
-export interface CostSummary {
-  requests: number;
-  input: number;
-  cacheRead: number;
-  cacheWrite: number;
-  output: number;
-  extraCalls: number;
-  peak: number;
-  evictions: number;
-  unreachable: number;
-  lookBack: number;
-  cachedRatio: number;
-  cost: number;
-  costUncached: number;
-  priced: number;
-  noPrice?: string[];
-  models?: string[];
-  priceSource: string;
-}
+export type CostSummary = G.CostSummary;
 
-export interface Calibration {
-  counter: string;
-  overhead: number;
-  ratio: number;
-  n: number;
-  scored: number;
-  medianError: number;
-  p95Error: number;
-}
+export type Calibration = G.Calibration;
 
-export interface ProviderView {
-  reported: number;
-  calibrated: number;
-  calibratedBefore: number;
-  unlogged: number;
-  ratio: number;
-  basis: number;
-}
+export type ProviderView = G.ProviderView;
 
-export interface ReplayTimeline {
-  policy: string;
-  episodes: string;
-  counter: string;
-  budget: number;
-  categories: string[];
-  before: number[];
-  after: number[];
-  cached: number[];
-  cats: number[][];
-  context: number[];
-  lines: number[];
-  evictions: Mark[];
-  restored: Mark[];
-  unreachable: Over[];
-  compactions: SourceCompaction[];
-  cost: CostSummary;
-  assumptions: string[];
-  episodeCount: number;
-  counterName: string;
-  counterNote: string;
-  reported: number[];
-  reportedOutput: number[];
-  unlogged: number[];
-  calibration: Calibration;
-  window: number;
-}
+export type ReplayTimeline = G.Timeline;
 
-export interface Removal {
-  i: number;
-  block: number;
-  reason: string; // evicted | truncated | compacted
-  request: number;
-  episode: number;
-  level?: number;
-  step?: string;
-}
+export type Removal = G.Removal;
 
-export interface BlockItem {
-  type: string; // text | thinking | tool_call | tool_result | image
-  tool?: string;
-  tokens: number;
-  text: string;
-  size: number;
-  truncated?: boolean;
-  isError?: boolean;
-  state: string; // kept | evicted
-  removal?: Removal;
-}
+export type BlockItem = G.BlockItem;
 
-export interface Item {
-  i: number;
-  role: string;
-  origin?: string;
-  line: number;
-  episode: number;
-  state: string; // kept | stripped | evicted
-  tokens: number;
-  kept: number;
-  diff?: string; // added | changed | removed
-  removal?: Removal;
-  blocks: BlockItem[];
-}
+export type Item = G.Item;
 
-export interface EpisodeInfo {
-  id: number;
-  name: string;
-  kind: string;
-  inferred?: boolean;
-  start: number;
-  end: number;
-  open: boolean;
-  level: number;
-  present: boolean;
-}
+export type EpisodeInfo = G.EpisodeInfo;
 
-export interface Part {
-  group: string; // kind | tool | episode | provider
-  name: string;
-  tokens: number;
-  full: number;
-}
+export type Part = G.Part;
 
-export interface DiffSummary {
-  tokensBefore: number;
-  added: number;
-  changed: number;
-  removed: number;
-  removedElsewhere: number;
-}
+export type DiffSummary = G.DiffSummary;
 
-export interface ContextView {
-  request: number;
-  ctx: number;
-  tokens: number;
-  before: number;
-  summary?: number;
-  prologue: number;
-  items: Item[];
-  episodes: EpisodeInfo[];
-  parts: Part[];
-  diff: DiffSummary;
-  evictions: Mark[];
-  unreachable?: string;
-  provider: ProviderView;
-}
+export type ContextView = G.Context;
 
-export interface SweepPoint {
-  budget: number;
-  input: number;
-  peak: number;
-  cachedRatio: number;
-  cost: number;
-  evictions: number;
-  unreachable: number;
-  lookBack: number;
-}
+export type SweepPoint = G.SweepPoint;
 
-export interface Curve {
-  policy: string;
-  points: SweepPoint[];
-}
+export type Curve = G.Curve;
 
-export interface GraphPoint {
-  x: number;
-  y: number;
-}
+export type GraphPoint = G.GraphvizPoint;
 
-export interface DrawnNode {
-  id: string;
-  label: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  attrs: Record<string, string>;
-}
+export type DrawnNode = G.DrawnNode;
 
-export interface DrawnEdge {
-  from: string;
-  to: string;
-  points: GraphPoint[];
-  spline?: boolean;
-  future?: boolean;
-}
+export type DrawnEdge = G.DrawnEdge;
 
-export interface Drawing {
-  width: number;
-  height: number;
-  nodes: DrawnNode[];
-  edges: DrawnEdge[];
-}
+export type Drawing = G.Drawing;
 
-export interface Span {
-  start: number;
-  end: number;
-}
+export type Span = G.Span;
 
-export interface Fragment {
-  text: string;
-  marks: Span[];
-  start: number;
-}
+export type Fragment = G.Fragment;
 
-export interface Hit {
-  id: string;
-  score: number;
-  kind: string;
-  session?: string;
-  thread?: string;
-  entry?: string;
-  line?: number;
-  role?: string;
-  tool?: string;
-  fragments: Fragment[];
-  threadIndex: number;
-  entryIndex: number;
-  request: number;
-  message: number;
-}
+export type Hit = G.Hit;
 
-export interface Hits {
-  total: number;
-  hits: Hit[];
-}
+export type Hits = G.Hits;
 
-export interface Location {
-  request: number;
-  message: number;
-}
+export type Location = G.Location;
 
-export interface Appended {
-  key: string;
-  requests: number;
-  entries: number;
-  revision: number;
-}
+export type Appended = G.Appended;
 
 // Discovery mirrors app.Discovery: whether the agents' session directories
 // are watched, and which exist under the home directory.
-export interface Discovery {
-  on: boolean;
-  home: string;
-  known: string[];
-  dirs: string[];
-}
+export type Discovery = G.Discovery;
 
 // Discovered mirrors app.Discovered, the payload of sessions:discovered.
-export interface Discovered {
-  keys: string[];
-}
+export type Discovered = G.Discovered;
 
 // SessionMemory mirrors app.SessionMemory: a thread's memory followed
 // through one replay.
-export interface SessionMemory {
-  policy: string;
-  budget: number;
-  requests: number;
-  recallBudget: number;
-  graph: KnowledgeView;
-  items: MemoryItem[];
-  lookBacks: LookBackRecall[];
-  skipped: number;
-  memory: RecallSummary;
-  bm25: RecallSummary;
-}
+export type SessionMemory = G.SessionMemory;
 
 // ItemSpan mirrors recall.Span: one stay of an item's content in the input;
 // evicted is -1 when it stayed.
-export interface ItemSpan {
-  entered: number;
-  evicted: number;
-  level: number;
-}
+export type ItemSpan = G.RecallSpan;
 
 // BlockPlace mirrors app.BlockPlace: a block's first request, its
 // message's index in that context and its index in the message.
-export interface BlockPlace {
-  request: number;
-  message: number;
-  block: number;
-}
+export type BlockPlace = G.BlockPlace;
 
 // MemoryItem mirrors app.MemoryItem: one relation with where it came
 // from and what the replay did to that content.
-export interface MemoryItem {
-  relation: string;
-  spans: ItemSpan[];
-  recalled: number[];
-  episode?: string;
-  subject: string;
-  predicate: string;
-  object: string;
-  time?: string;
-  condition?: string;
-  where: BlockPlace;
-  places: BlockPlace[];
-}
+export type MemoryItem = G.MemoryItem;
 
-export interface RecallSummary {
-  recovered: number;
-  rate: number;
-  coverage: number;
-  tokens: number;
-}
+export type RecallSummary = G.Summary;
 
-export interface RecalledPassage {
-  id: string;
-  text: string;
-  target: boolean;
-  where: BlockPlace;
-}
+export type RecalledPassage = G.RecalledPassage;
 
-export interface RecallShown {
-  recovered: boolean;
-  coverage: number;
-  tokens: number;
-  passages: RecalledPassage[];
-}
+export type RecallShown = G.RecallShown;
 
 // LookBackRecall mirrors app.LookBackRecall: a look-back with what each
 // recall brought back.
-export interface LookBackRecall {
-  request: number;
-  kind: 'read' | 'search' | 'run';
-  path: string;
-  query: string;
-  memory: RecallShown;
-  bm25: RecallShown;
-  target: { id: string; where: BlockPlace }[];
-}
+export type LookBackRecall = G.LookBackRecall;
 
 // MemoryVariant mirrors recall.Variant: the paper+memory replay at one
 // budget against the paper policy (its recall report carries no events).
-export interface MemoryVariant {
-  policy: string;
-  budget: number;
-  recallBudget: number;
-  paperLookBacks: number;
-  reservedLookBacks: number;
-  avoided: number;
-  lookBacks: number;
-  tokensAdded: number;
-}
+export type MemoryVariant = G.Variant;
 
 // PassagePlace mirrors app.PassagePlace: where a session memory's passage
 // was read from.
-export interface PassagePlace extends BlockPlace {
-  thread: number;
-}
+export type PassagePlace = G.PassagePlace;

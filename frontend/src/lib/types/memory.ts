@@ -1,345 +1,84 @@
-// Types of the Memory and Annotations services (app/memory*.go,
-// app/annotations.go, app/graphs/knowledge_view.go, engine/memory/explore).
+// The types of what the services return for the memory views, under the names
+// the frontend uses. They are the generated bindings (api/bindings.gen.ts,
+// written from the Go services by `make check-bindings`), so a Go field that
+// changes breaks the type check here. Every string that comes from a session
+// is untrusted text.
+import type * as G from '../api/bindings.gen';
 
-export interface Origin {
-  kind: string; // locomo, session or memweaver
-  path?: string;
-  sample: number;
-  session?: string;
-}
+export type Origin = G.Origin;
 
-export interface MemoryStats {
-  passages: number;
-  entities: number;
-  relations: number;
-  contains: number;
-  clusters: number;
-  clustered: number;
-  experiences: number;
-  pending: number;
-  merges: number;
-}
+export type MemoryStats = G.Stats;
 
-export interface MemoryInfo {
-  name: string;
-  kind: string;
-  source: string;
-  from: Origin;
-  speakers: string[];
-  stats: MemoryStats;
-  questions: number;
-}
+export type MemoryInfo = G.MemoryInfo;
 
-export interface KnowledgeNode {
-  id: string;
-  label: string;
-  x: number;
-  y: number;
-  degree: number;
-  origin: string;
-  aliases?: string;
-  hop: number;
-}
+export type KnowledgeNode = G.KnowledgeNode;
 
-export interface KnowledgeEdge {
-  id: string;
-  from: string;
-  to: string;
-  label: string;
-  time?: string;
-  gran?: string;
-  start?: number; // Unix ms of the normalized time's first instant
-  condition?: string;
-  origin: string;
-  session?: number;
-}
+export type KnowledgeEdge = G.KnowledgeEdge;
 
-export interface KnowledgeView {
-  center: string;
-  hops: number;
-  nodes: KnowledgeNode[];
-  edges: KnowledgeEdge[];
-  total: number;
-  truncated: boolean;
-}
+export type KnowledgeView = G.KnowledgeView;
 
-export interface TimelineSession {
-  n: number;
-  stamp: string;
-  time?: string;
-  passages: number;
-}
+export type TimelineSession = G.Session;
 
-export interface Timeline {
-  sessions: TimelineSession[];
-  byGran: Record<string, number>;
-  first?: string;
-  last?: string;
-}
+export type Timeline = G.ExploreTimeline;
 
-export interface Passage {
-  id: string;
-  session: number;
-  speaker: string;
-  stamp: string;
-  text: string;
-}
+export type Passage = G.Passage;
 
-export interface End {
-  id: string;
-  name: string;
-}
+export type End = G.End;
 
-export interface Relation {
-  id: string;
-  subject: End;
-  predicate: string;
-  object: End;
-  time: string;
-  gran: string;
-  condition: string;
-  origin: string;
-  session: number;
-  passages: Passage[];
-}
+export type Relation = G.Relation;
 
-export interface Merge {
-  id: string;
-  drop: End;
-  reason: string;
-  undone: boolean;
-  undoable: boolean;
-}
+export type Merge = G.Merge;
 
-export interface Item {
-  id: string;
-  type: string;
-  content: string;
-  cluster: string;
-  sources: Passage[];
-}
+export type Item = G.ExploreItem;
 
-export interface Entity {
-  id: string;
-  name: string;
-  aliases: string[];
-  origin: string;
-  relations: Relation[];
-  merges: Merge[];
-  experiences: Item[];
-  mentions: number;
-}
+export type Entity = G.Entity;
 
-export interface EntityMatch {
-  id: string;
-  name: string;
-  aliases: string[];
-}
+export type EntityMatch = G.Match;
 
-export interface Member {
-  passage: Passage;
-  rule?: string;
-  why?: string;
-  sim?: number;
-  tries?: number;
-}
+export type Member = G.Member;
 
-export interface Cluster {
-  id: string;
-  centerText: string;
-  label: string;
-  members: Member[];
-  items: Item[];
-  buffered: number;
-}
+export type Cluster = G.Cluster;
 
-export interface Experience {
-  clusters: Cluster[];
-  pending: Member[];
-  routed: boolean;
-}
+export type Experience = G.Experience;
 
-export interface Question {
-  index: number;
-  category: number;
-  kind: string;
-  question: string;
-  answer: string;
-  evidence: string[];
-}
+export type Question = G.Question;
 
-export interface Why {
-  channel: string;
-  score: number;
-  dense: number;
-  lexical: number;
-  hop?: number;
-  seed?: string;
-  via?: string;
-  origin?: string;
-  session?: number;
-}
+export type Why = G.Why;
 
-export interface RetrievedItem {
-  kind: string;
-  id: string;
-  text: string;
-  passages?: string[];
-  why: Why;
-  provenance: Passage[];
-}
+export type RetrievedItem = G.RetrievedItem;
 
-export interface Evidence {
-  passage: Passage;
-  hit: boolean;
-  /** Only items drawn from the turn are in the context, not its words. */
-  pointed: boolean;
-  via: string[];
-}
+export type Evidence = G.Evidence;
 
-export interface Retrieval {
-  question: string;
-  index: number;
-  mode: string;
-  items: RetrievedItem[];
-  context: string;
-  tokens: number;
-  turns: string[];
-  gold: Evidence[];
-  answer: string;
-  recall: number;
-  millis: number;
-}
+export type Retrieval = G.Retrieval;
 
-export interface Span {
-  start: number;
-  end: number;
-}
+export type Span = G.Span;
 
-export interface Fragment {
-  text: string;
-  marks: Span[]; // byte offsets into text (UTF-8)
-  start: number;
-}
+export type Fragment = G.Fragment;
 
-export interface Hit {
-  id: string;
-  score: number;
-  kind: string;
-  entry?: string;
-  speaker?: string;
-  set?: string;
-  dialogSession?: string;
-  time?: string;
-  fragments: Fragment[];
-}
+export type Hit = G.SearchHit;
 
-export interface FacetCount {
-  term: string;
-  count: number;
-}
+export type FacetCount = G.FacetCount;
 
-export interface TimeRange {
-  name: string;
-  start: string;
-  end: string;
-}
+export type TimeRange = G.TimeRange;
 
-export interface MemoryHits {
-  total: number;
-  hits: Hit[];
-  facets: Record<string, FacetCount[]>;
-  months: TimeRange[] | null;
-  millis: number;
-}
+export type MemoryHits = G.MemoryHits;
 
-export interface MemorySearch {
-  set: string;
-  query: string;
-  syntax: boolean;
-  kind: string;
-  speaker: string;
-  session: string;
-  after: number;
-  before: number;
-  from: number;
-  size: number;
-}
+export type MemorySearch = G.MemorySearch;
 
-export interface BuildState {
-  job: number;
-  set: string;
-  stage: string; // building, saving, done, failed, cancelled
-  done: number;
-  total: number;
-  error?: string;
-}
+export type BuildState = G.BuildState;
 
-export interface LLMSettings {
-  url: string;
-  model: string;
-  keySet: boolean;
-}
+export type LLMSettings = G.LLM;
 
-export interface QueueQuestion {
-  id: string;
-  index: number;
-  text?: string;
-}
+export type QueueQuestion = G.AnnotateQuestion;
 
-export interface QueueEntry extends QueueQuestion {
-  text: string;
-  category?: string;
-  items: number;
-  judged: number;
-  sufficient: boolean | null;
-}
+export type QueueEntry = G.QueueEntry;
 
-export interface TaskItem extends RetrievedItem {
-  key: string;
-  helpful: boolean | null;
-  notes: string;
-}
+export type TaskItem = G.TaskItem;
 
-export interface Task {
-  question: QueueQuestion;
-  text: string;
-  category?: string;
-  annotator: string;
-  items: TaskItem[];
-  tokens: number;
-  sufficient: boolean | null;
-  notes: string;
-}
+export type Task = G.Task;
 
-export interface CategoryAgreement {
-  category: string;
-  annotators: string[];
-  method: string;
-  raters: number;
-  units: number;
-  observed: number;
-  expected: number;
-  kappa: number;
-  defined: boolean;
-  error?: string;
-}
+export type CategoryAgreement = G.CategoryAgreement;
 
-export interface Annotation {
-  id: number;
-  scope: string;
-  question: string;
-  item: string;
-  annotator: string;
-  helpful?: boolean;
-  sufficient?: boolean;
-  notes: string;
-  time: string;
-}
+export type Annotation = G.Annotation;
 
-export interface ExportFile {
-  name: string;
-  type: string;
-  text: string;
-  rows: number;
-}
+export type ExportFile = G.ExportFile;

@@ -1,68 +1,16 @@
-// Types of the values the Go services return (package app and
-// engine/report). Field names follow the Go json tags.
+// The types of what the services return for the sessions views, under the names
+// the frontend uses. They are the generated bindings (api/bindings.gen.ts,
+// written from the Go services by `make check-bindings`), so a Go field that
+// changes breaks the type check here. Every string that comes from a session
+// is untrusted text.
+import type * as G from '../api/bindings.gen';
 
-export interface Environment {
-  desktop: boolean;
-  dialogs: boolean;
-  upload: boolean;
-}
+export type Environment = G.Environment;
 
-export interface SessionInfo {
-  key: string;
-  id: string;
-  title: string;
-  format: string;
-  agent: string;
-  source: string;
-  /** The session's part of its source file when the file holds several and says how they divide it, else the file's size. */
-  bytes: number;
-  /** How many sessions the source file holds. */
-  sourceSessions: number;
-  started: string;
-  updated: string;
-  threads: number;
-  entries: number;
-  messages: number;
-  toolCalls: number;
-  requests: number;
-  compactions: number;
-  errors: number;
-  warnings: number;
-  diagnostics: string[];
-  demo: boolean;
-  peak: number;
-  tokens: number;
-  live: boolean;
-  seen: number;
-  lastActivity: string;
-}
+export type SessionInfo = G.SessionInfo;
 
-export interface Point {
-  request: number;
-  line: number;
-  entryId: string;
-  time: string;
-  tokens: number;
-  breakdown: number[];
-  messages: number;
-  reported: number;
-  afterCompaction?: boolean;
-}
+export type Point = G.Point;
 
-export interface Compaction {
-  line: number;
-  entryId: string;
-  time: string;
-  tokensBefore: number;
-  nextRequest: number;
-  thread: string;
-  summary: string;
-}
+export type Compaction = G.Compaction;
 
-export interface TimelineView {
-  sessionId: string;
-  counter: string;
-  categories: string[];
-  points: Point[];
-  compactions: Compaction[];
-}
+export type TimelineView = G.TimelineView;

@@ -148,7 +148,7 @@ func (in *inferrer) flushPending(last, closedAt int) {
 		in.eps.List[in.cur].End = last
 		return
 	}
-	in.eps.List = append(in.eps.List, Episode{ID: len(in.eps.List), Name: fmt.Sprintf("t%d-unannotated@%d", in.task, from), Kind: KindUnannotated, Inferred: true,
+	in.eps.List = append(in.eps.List, Episode{ID: len(in.eps.List), Name: fmt.Sprintf("unannotated@%d", from), Kind: KindUnannotated, Inferred: true,
 		Start: from, End: last, ClosedAt: closedAt, TraceMsg: -1, TraceBlock: -1, TraceResult: -1})
 	in.reads = append(in.reads, nil)
 	in.edits = append(in.edits, nil)

@@ -84,13 +84,13 @@ export function timeText(attrs: Record<string, string>): string {
   return attrs.end_time ? `${fmt(attrs.time)} → ${fmt(attrs.end_time)}` : `from ${fmt(attrs.time)}`;
 }
 
-// renderGraph replaces the children of svg with the drawing. onnode is
+// renderGraph replaces the children of svg with the drawing, viewed
+// whole (the caller may move the viewBox to zoom and pan). onnode is
 // called with a node when it is clicked or activated with the keyboard.
 export function renderGraph(svg: SVGSVGElement, d: Drawing, selected: string, onnode: (n: DrawnNode) => void): void {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute('viewBox', `0 0 ${Math.max(1, d.width)} ${Math.max(1, d.height)}`);
-  svg.setAttribute('width', String(Math.max(1, d.width)));
-  svg.setAttribute('height', String(Math.max(1, d.height)));
+  svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
   const defs = el('defs', {});
   const marker = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
   marker.appendChild(el('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#9aa3b2' }));

@@ -49,6 +49,8 @@ type Options struct {
 	// Home is the directory discovery looks for the agents' session
 	// directories in; "" means the user's home directory.
 	Home string
+	// NoGuide keeps the first-run guide from showing (scripted runs).
+	NoGuide bool
 	// CallLog, when not nil, receives one JSON line per call of a bound
 	// method with its arguments (the CTXSCOPE_CALL_LOG file): tests check
 	// with it that no session content reaches Go from the frontend.
@@ -97,7 +99,7 @@ func New(opts Options) (*App, error) {
 	a.ws = ws
 	a.index = newIndexer(a)
 	a.sessions = newSessions(a, opts.Initial)
-	a.ui = &UI{app: a}
+	a.ui = &UI{app: a, noGuide: opts.NoGuide}
 	a.debugger = newDebugger(a)
 	a.live = newLive(a)
 	a.memory = newMemory(a)

@@ -28,6 +28,17 @@ type Discovery struct {
 	// Dirs are the known directories and files that exist: what is
 	// watched while discovery is on. Nothing else is ever listed or read.
 	Dirs []string `json:"dirs"`
+	// Places are the known directories and files with the agent that
+	// writes each, and whether it exists here.
+	Places []AgentPlace `json:"places"`
+}
+
+// AgentPlace is where an agent writes its sessions.
+type AgentPlace struct {
+	Agent string `json:"agent"`
+	// Path is relative to Discovery.Home.
+	Path  string `json:"path"`
+	Found bool   `json:"found"`
 }
 
 // Discovered is the payload of [EventDiscovered].
@@ -90,7 +101,16 @@ func (l *Live) discovery(on bool) Discovery {
 	if dirs == nil {
 		dirs = []string{}
 	}
-	return Discovery{On: on, Home: home, Known: known, Dirs: dirs}
+	places := make([]AgentPlace, len(known))
+	for i, k := range known {
+		places[i] = AgentPlace{Agent: tail.Agents[filepath.ToSlash(k)], Path: k}
+		for _, d := range dirs {
+			if d == filepath.Join(home, k) {
+				places[i].Found = true
+			}
+		}
+	}
+	return Discovery{On: on, Home: home, Known: known, Dirs: dirs, Places: places}
 }
 
 // resumeDiscovery starts discovery when the workspace has it on.

@@ -1,8 +1,13 @@
 package app
 
-// UI is the bound service for facts about the host and for the frontend's
-// own progress reports.
-type UI struct{ app *App }
+import "context"
+
+// UI is the bound service for facts about the host, the first-run guide,
+// and the frontend's own progress reports.
+type UI struct {
+	app     *App
+	noGuide bool
+}
 
 // Environment describes the host to the frontend.
 type Environment struct {
@@ -12,13 +17,36 @@ type Environment struct {
 	Dialogs bool `json:"dialogs"`
 	// Upload is true when files can be uploaded (serve mode).
 	Upload bool `json:"upload"`
+	// Guide is true when the first-run guide should show: the workspace
+	// has not seen it and the app was not started with --no-guide.
+	Guide bool `json:"guide"`
 }
+
+// guideSetting is the workspace setting that records that the first-run
+// guide was seen.
+const guideSetting = "ui.guideSeen"
 
 // Environment reports what the host offers.
 func (u *UI) Environment() Environment {
 	u.app.called("UI.Environment")
 	desktop := u.app.platform.Desktop()
-	return Environment{Desktop: desktop, Dialogs: desktop, Upload: !desktop}
+	return Environment{Desktop: desktop, Dialogs: desktop, Upload: !desktop, Guide: !u.noGuide && !u.guideSeen()}
+}
+
+// guideSeen reports whether the workspace has seen the first-run guide;
+// a setting that cannot be read counts as seen, so that the guide never
+// blocks a workspace it cannot remember closing in.
+func (u *UI) guideSeen() bool {
+	var seen bool
+	_, err := u.app.ws.Store.Setting(context.Background(), guideSetting, &seen)
+	return err != nil || seen
+}
+
+// GuideSeen records that the first-run guide was seen (closed): it does
+// not show again in this workspace.
+func (u *UI) GuideSeen() error {
+	u.app.called("UI.GuideSeen")
+	return u.app.ws.Store.PutSetting(context.Background(), guideSetting, true)
 }
 
 // Rendered is called by the frontend when a view has finished drawing. It

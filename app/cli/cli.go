@@ -25,6 +25,9 @@ type Env struct {
 	// Workspace is the workspace directory chosen with --workspace, or ""
 	// for the default location.
 	Workspace string
+	// NoGuide is set by --no-guide: the window and serve mode do not show
+	// the first-run guide (scripted and test runs).
+	NoGuide bool
 }
 
 // command is one subcommand.
@@ -108,6 +111,8 @@ func globalFlags(args []string, env *Env) ([]string, error) {
 			i++
 		case strings.HasPrefix(a, "--workspace="):
 			env.Workspace = strings.TrimPrefix(a, "--workspace=")
+		case a == "--no-guide" || a == "-no-guide":
+			env.NoGuide = true
 		default:
 			rest = append(rest, a)
 		}
@@ -140,6 +145,7 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "global flags:")
 	fmt.Fprintln(w, "  --workspace DIR  use DIR as the workspace instead of the default")
+	fmt.Fprintln(w, "  --no-guide       do not show the first-run guide (for scripted runs)")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'ctxscope COMMAND -h' for a command's flags.")
 }

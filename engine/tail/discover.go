@@ -26,6 +26,17 @@ var KnownFiles = []string{
 	".local/share/opencode/opencode.db",
 }
 
+// Agents names the agent that writes each of KnownDirs and KnownFiles.
+var Agents = map[string]string{
+	".claude/projects":                  "Claude Code",
+	".codex/sessions":                   "Codex",
+	".pi/agent/sessions":                "pi",
+	".claude/agent/sessions":            "pi (the pi-cwl fork)",
+	".gemini/tmp":                       "Gemini CLI",
+	".copilot/session-state":            "GitHub Copilot CLI",
+	".local/share/opencode/opencode.db": "OpenCode",
+}
+
 // Discover returns the KnownDirs and KnownFiles that exist under home, and
 // nothing else: it lists no directory and reads no file. It returns nil
 // for an empty home.

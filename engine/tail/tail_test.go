@@ -384,3 +384,16 @@ func TestReaderTooLong(t *testing.T) {
 		t.Errorf("position %+v, want line 5", p)
 	}
 }
+
+// TestEveryKnownPlaceNamesItsAgent keeps Agents in step with KnownDirs and
+// KnownFiles.
+func TestEveryKnownPlaceNamesItsAgent(t *testing.T) {
+	for _, p := range append(append([]string{}, KnownDirs...), KnownFiles...) {
+		if Agents[p] == "" {
+			t.Errorf("%s names no agent", p)
+		}
+	}
+	if len(Agents) != len(KnownDirs)+len(KnownFiles) {
+		t.Errorf("%d agents for %d places", len(Agents), len(KnownDirs)+len(KnownFiles))
+	}
+}

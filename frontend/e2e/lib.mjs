@@ -44,7 +44,9 @@ export async function startServe(...args) {
 // server (HOME, for one).
 export async function startServeWithEnv(env, ...args) {
   const ws = args.includes('--workspace') ? [] : ['--workspace', newWorkspace()];
-  const proc = spawn(bin, [...ws, 'serve', '--addr', '127.0.0.1:0', ...args],
+  const guide = args.includes('--guide') ? [] : ['--no-guide'];
+  const rest = args.filter((a) => a !== '--guide');
+  const proc = spawn(bin, [...ws, ...guide, 'serve', '--addr', '127.0.0.1:0', ...rest],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });

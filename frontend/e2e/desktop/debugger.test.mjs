@@ -15,7 +15,7 @@ import { beaconServer, claudeSession, hostileSession, payloadMarkers, piLarge } 
 // launch starts the desktop app on a session file and waits until its
 // timeline has drawn.
 async function launch(file, env = {}) {
-  const proc = spawn(bin, ['--workspace', newWorkspace(), file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const proc = spawn(bin, ['--no-guide', '--workspace', newWorkspace(), file], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   const m = await waitForLine(proc.stdout, /rendered view=timeline requests=(\d+)/, 90_000, 'the timeline to render')

@@ -40,7 +40,7 @@ test('a session written into a watched agent folder appears in the desktop windo
   await exited;
 
   const log = join(mkdtempSync(join(tmpdir(), 'ctxscope-calls-')), 'calls.jsonl');
-  const proc = spawn(bin, ['--workspace', ws], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: home, CTXSCOPE_CALL_LOG: log } });
+  const proc = spawn(bin, ['--no-guide', '--workspace', ws], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: home, CTXSCOPE_CALL_LOG: log } });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   try {

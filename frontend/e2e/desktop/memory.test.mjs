@@ -20,7 +20,7 @@ test('the desktop window draws a memory graph', { timeout: 180_000 }, async () =
   assert.ok(process.env.DISPLAY, 'run under xvfb-run (make test-desktop)');
   const ws = newWorkspace();
   execFileSync(bin, ['--workspace', ws, 'memory', 'build', '--locomo', join(shared, 'locomo/locomo10.json'), '--sample', '0']);
-  const proc = spawn(bin, ['--workspace', ws], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(bin, ['--no-guide', '--workspace', ws], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   try {

@@ -11,7 +11,7 @@ import { artifacts, bin, distinctColors, newWorkspace, shared, waitForLine } fro
 test('the desktop window renders a real session', { timeout: 120_000 }, async () => {
   assert.ok(process.env.DISPLAY, 'run under xvfb-run (make test-desktop)');
   const session = join(shared, 'sessions/pi/pi-cwl__large-session.jsonl');
-  const proc = spawn(bin, ['--workspace', newWorkspace(), session], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(bin, ['--no-guide', '--workspace', newWorkspace(), session], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   try {

@@ -4,6 +4,13 @@
 // call per method. Strings that come from sessions are untrusted text.
 import { call } from './call';
 
+// AgentPlace is app.AgentPlace.
+export interface AgentPlace {
+  agent: string;
+  path: string;
+  found: boolean;
+}
+
 // AnnotateQuestion is annotate.Question.
 export interface AnnotateQuestion {
   id: string;
@@ -191,6 +198,7 @@ export interface Discovery {
   home: string;
   known: string[];
   dirs: string[];
+  places: AgentPlace[];
 }
 
 // Drawing is graphs.Drawing.
@@ -244,6 +252,7 @@ export interface Environment {
   desktop: boolean;
   dialogs: boolean;
   upload: boolean;
+  guide: boolean;
 }
 
 // EpisodeInfo is debug.EpisodeInfo.
@@ -979,6 +988,7 @@ export const Sessions = {
 export const UI = {
   Environment: () => call<Environment>('UI', 'Environment'),
   Rendered: (view: string, requests: number) => call<void>('UI', 'Rendered', view, requests),
+  GuideSeen: () => call<void>('UI', 'GuideSeen'),
 };
 
 // Debugger is the Debugger service.

@@ -9,6 +9,7 @@ import type { SessionInfo } from '../types/sessions';
 export const sessionsApi = {
   environment: UI.Environment,
   rendered: UI.Rendered,
+  guideSeen: UI.GuideSeen,
   initial: Sessions.Initial,
   list: Sessions.List,
   open: Sessions.Open,

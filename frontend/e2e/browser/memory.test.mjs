@@ -160,6 +160,7 @@ test('the retrieval inspector marks LoCoMo gold evidence hit or miss', async () 
   await page.click('[data-testid=ri-locomo][data-index="0"]');
   await page.waitForSelector('[data-testid=ri-gold]');
   assert.equal(await page.textContent('[data-testid=ri-asked]'), conv0.qa[0].question);
+  assert.equal(await page.inputValue('[data-testid=ri-question]'), conv0.qa[0].question, 'the question picked fills the box');
   const gold = page.locator('[data-testid=gold-turn]');
   assert.equal(await gold.count(), conv0.qa[0].evidence.length);
   // Independently: a turn is a hit when some retrieved item stands for it.
@@ -189,6 +190,10 @@ test('the retrieval inspector marks LoCoMo gold evidence hit or miss', async () 
     return out;
   });
   bench.retrieval = { uiRoundTripMs: stats(ui), directRoundTripMs: stats(direct) };
+  // Enter in the filter picks the one question left.
+  await page.fill('[data-testid=ri-filter]', conv0.qa[12].question);
+  await page.press('[data-testid=ri-filter]', 'Enter');
+  await page.waitForFunction((q) => document.querySelector('[data-testid=ri-asked]')?.textContent === q, conv0.qa[12].question);
   await screenshot(page, 'memui-retrieval.png');
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -200,7 +205,11 @@ async function label(page, keys, verdict) {
   const items = page.locator('[data-testid=task-items]');
   await items.focus();
   await page.keyboard.press('Home'); // the first item
-  for (const k of keys) await page.keyboard.press(k);
+  // Marking does not move on: j does.
+  for (const k of keys) {
+    await page.keyboard.press(k);
+    await page.keyboard.press('j');
+  }
   await page.keyboard.press(verdict);
   await page.waitForFunction((v) => document.querySelector('[data-testid=task-context]')?.dataset.sufficient === v, verdict === 's' ? 'true' : 'false');
 }
@@ -220,6 +229,9 @@ test('five items annotated with the keyboard persist, export as marked, and two 
   await setAnnotator(page, 'ann');
   const annKeys = ['1', '2', '1', '1', '2'];
   await label(page, annKeys, 's');
+  const items = await page.locator('[data-testid=task-item]').count();
+  const progress = await page.evaluate(() => ({ ...document.querySelector('[data-testid=queue-progress]').dataset }));
+  assert.deepEqual(progress, { testid: 'queue-progress', judged: items === 5 ? '1' : '0', contexts: '1' }, `progress after judging 5 of ${items} items and the context`);
   // A note on the fifth item: Home, then j four times.
   for (const k of ['Home', 'j', 'j', 'j', 'j', 'n']) await page.keyboard.press(k);
   await page.fill('[data-testid=note-input]', 'names the date, not the event');

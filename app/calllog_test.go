@@ -150,3 +150,4 @@ func TestCallLogRecordsArguments(t *testing.T) {
 		t.Errorf("first call %s", lines[0])
 	}
 }
+

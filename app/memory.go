@@ -12,8 +12,8 @@ import (
 	"ctxscope/engine/memory/embed"
 	"ctxscope/engine/memory/explore"
 	"ctxscope/engine/memory/locomo"
+	memstore "ctxscope/engine/memory/memstore"
 	"ctxscope/engine/memory/retrieve"
-	memstore "ctxscope/engine/memory/store"
 	"ctxscope/graphviz"
 )
 

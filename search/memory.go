@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"ctxscope/engine/memory"
-	memstore "ctxscope/engine/memory/store"
+	memstore "ctxscope/engine/memory/memstore"
 )
 
 // Memories returns the store of the workspace's memories.

@@ -1,4 +1,4 @@
-// Package store keeps built memories in the SQLite workspace, in the
+// Package memstore keeps built memories in the SQLite workspace, in the
 // memory tables of package engine/store: one memory set per memory, each
 // layer in its own table, so that memories survive restarts and the
 // workspace's search index can index their passages, triples and
@@ -10,7 +10,7 @@
 // normalized time) travels in their JSON metadata columns. A memory read
 // back is equal to the memory written: same graph snapshot, passages and
 // experience layer.
-package store
+package memstore
 
 import (
 	"context"

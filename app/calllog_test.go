@@ -150,4 +150,3 @@ func TestCallLogRecordsArguments(t *testing.T) {
 		t.Errorf("first call %s", lines[0])
 	}
 }
-

@@ -149,15 +149,7 @@ func (d *Debugger) dropLocked(id string, e *replayEntry) {
 // evictLocked drops the least recently used prepared threads beyond
 // maxPrepared. The caller holds d.mu.
 func (d *Debugger) evictLocked() {
-	for len(d.replays) > maxPrepared {
-		oldest := ""
-		for k, e := range d.replays {
-			if oldest == "" || e.used.Before(d.replays[oldest].used) {
-				oldest = k
-			}
-		}
-		delete(d.replays, oldest)
-	}
+	evictLeastUsed(d.replays, maxPrepared, func(e *replayEntry) time.Time { return e.used })
 }
 
 // forget drops everything prepared for a session.

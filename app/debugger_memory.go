@@ -114,15 +114,7 @@ func (d *Debugger) memory(ctx context.Context, key string, p debug.Params) (*Ses
 	d.app.called("Debugger.Memory", key, p)
 	ctx, done := d.app.latest.begin(ctx, "Debugger.Memory")
 	defer done()
-	r, err := d.replay(ctx, key, p)
-	if err != nil {
-		return nil, err
-	}
-	o, err := d.app.sessions.get(key)
-	if err != nil {
-		return nil, err
-	}
-	mem, layout, err := d.memories.view(ctx, key, o, p.Thread)
+	r, mem, layout, err := d.withMemory(ctx, key, p)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +132,25 @@ func (d *Debugger) memory(ctx context.Context, key string, p debug.Params) (*Ses
 		return nil, err
 	}
 	return followedReply(mem.m, r.Replay, life, f, layout), nil
+}
+
+// withMemory returns what Memory and MemoryVariants start from: the
+// prepared replay of thread p.Thread, and the session's memory with the
+// layout of that thread's graph.
+func (d *Debugger) withMemory(ctx context.Context, key string, p debug.Params) (*preparedReplay, *sessionMemory, *graphs.KnowledgeView, error) {
+	r, err := d.replay(ctx, key, p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	o, err := d.app.sessions.get(key)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	mem, layout, err := d.memories.view(ctx, key, o, p.Thread)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return r, mem, layout, nil
 }
 
 // followedReply assembles the reply of Memory.
@@ -244,15 +255,7 @@ func (d *Debugger) memoryVariants(ctx context.Context, key string, p debug.Param
 	}
 	ctx, done := d.app.latest.begin(ctx, "Debugger.MemoryVariants")
 	defer done()
-	r, err := d.replay(ctx, key, p)
-	if err != nil {
-		return nil, err
-	}
-	o, err := d.app.sessions.get(key)
-	if err != nil {
-		return nil, err
-	}
-	mem, _, err := d.memories.view(ctx, key, o, p.Thread)
+	r, mem, _, err := d.withMemory(ctx, key, p)
 	if err != nil {
 		return nil, err
 	}

@@ -117,15 +117,7 @@ func (sm *sessionMemory) extends(s *session.Session) bool {
 // evictLocked drops the least recently used memories beyond
 // maxSessionMemories. The caller holds s.mu.
 func (s *sessionMemories) evictLocked() {
-	for len(s.byKey) > maxSessionMemories {
-		oldest := ""
-		for k, sm := range s.byKey {
-			if oldest == "" || sm.used.Before(s.byKey[oldest].used) {
-				oldest = k
-			}
-		}
-		delete(s.byKey, oldest)
-	}
+	evictLeastUsed(s.byKey, maxSessionMemories, func(sm *sessionMemory) time.Time { return sm.used })
 }
 
 // forget drops the memory of a session.

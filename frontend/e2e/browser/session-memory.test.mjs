@@ -35,6 +35,15 @@ after(async () => {
   assert.deepEqual(errors, []);
 });
 
+test('at a small τ the timeline fits what the policy keeps, and y shows all', async () => {
+  await page.waitForFunction(() => document.querySelector('[data-testid=timeline]')?.dataset.yClipped === 'true');
+  assert.match(await page.textContent('[data-testid=y-clipped]'), /uncapped input \([\d.]+k at its peak\) runs above/);
+  await page.click('[data-testid=y-toggle]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=timeline]')?.dataset.yClipped === 'false');
+  await page.click('[data-testid=y-toggle]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=timeline]')?.dataset.yClipped === 'true');
+});
+
 test('the session graph shows facts by their state at the request', async () => {
   await page.keyboard.press('G');
   const n = Number(await page.textContent('[data-testid=request-count]'));

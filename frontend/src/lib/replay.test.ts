@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'vitest';
-import { budgetRange, clampBudget, countByLevel, describeRemoval, evictionSteps, stackColumns } from './replay';
+import { describe, expect, it, test } from 'vitest';
+import { budgetRange, clampBudget, countByLevel, describeRemoval, evictionSteps, stackColumns, yTop } from './replay';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
 import { nodeStyle, pathData, timeText } from './graphsvg';
@@ -100,5 +100,17 @@ describe('graph drawing', () => {
     expect(evicted.opacity).toBeLessThan(1);
     expect(stripped.stroke).not.toBe(closed.stroke);
     expect(nodeStyle({ state: 'future' }).opacity).toBeLessThan(0.5);
+  });
+});
+
+describe('yTop', () => {
+  it('fits the policy\'s input when the uncapped input dwarfs it', () => {
+    expect(yTop(168_000, 20_000, 20_000, false)).toEqual({ top: 25_000, clipped: true });
+    expect(yTop(168_000, 9_000, 20_000, false)).toEqual({ top: 25_000, clipped: true });
+  });
+  it('shows everything when asked or when the lines stay close', () => {
+    expect(yTop(168_000, 20_000, 20_000, true)).toEqual({ top: 168_000, clipped: false });
+    expect(yTop(40_000, 20_000, 20_000, false)).toEqual({ top: 40_000, clipped: false });
+    expect(yTop(1000, 0, 0, false)).toEqual({ top: 1000, clipped: false });
   });
 });

@@ -115,3 +115,19 @@ export function budgetRange(before: number[]): { min: number; max: number; step:
   const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? p;
   return { min: step, max, step };
 }
+
+// Y_FIT_RATIO is how far the uncapped input must rise above what the
+// policy keeps before the timeline's y-axis fits the policy's input and
+// lets the uncapped line run off the top.
+export const Y_FIT_RATIO = 2.5;
+
+// yTop is the top of the timeline's y-axis: the whole data (dataMax) when
+// all is asked or the uncapped input stays near what the policy keeps;
+// else the larger of the policy's peak and τ, with headroom, so that a
+// small τ does not flatten the chart. clipped says the uncapped line (and
+// the reported one) run above it.
+export function yTop(dataMax: number, keptPeak: number, budget: number, all: boolean): { top: number; clipped: boolean } {
+  const kept = Math.max(keptPeak, budget);
+  if (all || kept <= 0 || dataMax <= Y_FIT_RATIO * kept) return { top: dataMax, clipped: false };
+  return { top: kept * 1.25, clipped: true };
+}

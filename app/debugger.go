@@ -119,7 +119,7 @@ func (d *Debugger) replay(ctx context.Context, key string, p debug.Params) (*pre
 // prepare starts preparing thread p.Thread of o for replays.
 func (d *Debugger) prepare(o *openSession, p debug.Params) *replayEntry {
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &replayEntry{done: make(chan struct{}), cancel: cancel}
+	e := &replayEntry{done: make(chan struct{}), cancel: cancel, used: time.Now()}
 	go func() {
 		defer close(e.done)
 		defer cancel()

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,5 +213,37 @@ func TestLocatePassage(t *testing.T) {
 		if _, err := a.debugger.LocatePassage(info.Key, bad); err == nil {
 			t.Errorf("%q located", bad)
 		}
+	}
+}
+
+// TestSessionMemoriesKeepTheNewest reads the memories of more sessions
+// than are kept: the least recently used goes, never the one just read.
+func TestSessionMemoriesKeepTheNewest(t *testing.T) {
+	a := newApp(t, Options{})
+	var keys []string
+	for _, f := range []string{"pi/agent-sessions__pi-v3-small.jsonl", "pi/pi-cwl__assistant-message-with-thinking-code.json",
+		"codex/claude-code-log__rollout-2026-01-02-synthetic.jsonl", "claude-code/claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
+		"swe-agent/swe-agent__gpt4-default__pydicom-1458.traj"} {
+		info, err := a.sessions.OpenPath("../../shared/data/sessions/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := a.sessions.get(info.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := a.debugger.memories.view(context.Background(), info.Key, o, 0); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, info.Key)
+		if _, ok := a.debugger.memories.byKey[info.Key]; !ok {
+			t.Fatalf("the memory of %s, just read, is not kept", f)
+		}
+	}
+	if n := len(a.debugger.memories.byKey); n != maxSessionMemories {
+		t.Errorf("%d memories kept, want %d", n, maxSessionMemories)
+	}
+	if _, ok := a.debugger.memories.byKey[keys[0]]; ok {
+		t.Error("the least recently used memory is still kept")
 	}
 }

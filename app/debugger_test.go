@@ -236,6 +236,13 @@ func TestPreparedThreadsAreBounded(t *testing.T) {
 	if n := len(d.replays); n != maxPrepared {
 		t.Errorf("%d threads prepared, want the last %d", n, maxPrepared)
 	}
+	last := false
+	for k := range d.replays {
+		last = last || strings.HasSuffix(k, "/5/estimate/inferred")
+	}
+	if !last {
+		t.Error("the thread prepared last was dropped at once")
+	}
 }
 
 func TestEvictLeastUsed(t *testing.T) {

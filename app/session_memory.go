@@ -27,6 +27,8 @@ type sessionMemories struct {
 
 // sessionMemory is the memory of one session as of a revision.
 type sessionMemory struct {
+	// used is when it was last asked for; sessionMemories.mu guards it.
+	used time.Time
 	// mu guards everything below; it is held while a reply reads m.
 	mu       sync.Mutex
 	revision int
@@ -37,7 +39,6 @@ type sessionMemory struct {
 	read    []int
 	last    []string
 	layouts map[int]*graphs.KnowledgeView // by thread, for this revision
-	used    time.Time
 }
 
 // view returns the memory of session key as of o's revision, and the
@@ -51,9 +52,9 @@ func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, 
 	if sm == nil {
 		sm = &sessionMemory{revision: -1}
 		s.byKey[key] = sm
-		s.evictLocked()
 	}
 	sm.used = time.Now()
+	s.evictLocked() // after the use is recorded, so that the new one stays
 	s.mu.Unlock()
 
 	sm.mu.Lock()

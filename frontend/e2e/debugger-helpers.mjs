@@ -49,6 +49,21 @@ export function concatPi(copies) {
   return path;
 }
 
+// paperScale writes the paper-scale session: the real pi session before
+// its compaction (484 requests, 375k tokens by the estimator), 27 times
+// over, one copy after another, as concatPi does. It is deterministic:
+// 13,068 requests and 10.1M tokens of history (every message counted
+// once), 64 MB.
+export const paperScaleCopies = 27;
+export function paperScale() {
+  const lines = readFileSync(piBeforeCompaction, 'utf8').trimEnd().split('\n');
+  const out = [lines[0]];
+  for (let i = 0; i < paperScaleCopies; i++) out.push(...lines.slice(1));
+  const path = join(mkdtempSync(join(tmpdir(), 'ctxscope-paper-')), `paper-scale-${paperScaleCopies}.jsonl`);
+  writeFileSync(path, out.join('\n') + '\n');
+  return path;
+}
+
 // hostilePayloads returns markup and script payloads. Each that ran or
 // rendered as markup would set window.__pwned, navigate, or fetch from
 // beacon (an http origin the test listens on), so a test can tell.

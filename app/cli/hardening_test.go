@@ -109,8 +109,15 @@ func TestZipBombIsRefused(t *testing.T) {
 	if !strings.Contains(r.stderr, "not inflated") || !strings.Contains(r.stderr, "nothing could be read") {
 		t.Errorf("stderr %q does not say why", r.stderr)
 	}
-	if r.peakRSS <= 0 || r.peakRSS >= 200<<20 {
-		t.Errorf("peak RSS %d MB, want under 200 MB", r.peakRSS>>20)
+	// Refusing from the declared sizes holds little; inflating the bomb
+	// would hold 2,560 MB. Under the race detector the child (this test
+	// binary) carries its shadow memory: 202 MB measured there.
+	bound := int64(200 << 20)
+	if raceBuild {
+		bound = 600 << 20
+	}
+	if r.peakRSS <= 0 || r.peakRSS >= bound {
+		t.Errorf("peak RSS %d MB, want under %d MB", r.peakRSS>>20, bound>>20)
 	}
 	t.Logf("refused in %v at a peak RSS of %.0f MB", r.wall, float64(r.peakRSS)/(1<<20))
 }

@@ -36,7 +36,7 @@ type LookBack struct {
 	// searched or the command run.
 	Kind string `json:"kind"`
 	Path string `json:"path"`
-	// Call is the earlier read call, Result its result (Entry nil when
+	// Call is the earlier call, Result its result (Entry nil when
 	// the thread holds none).
 	Call   BlockKey `json:"-"`
 	Result BlockKey `json:"-"`

@@ -48,11 +48,7 @@ type Followed struct {
 // and follows each relation of mem cited by thread number thread through
 // life. Relations read from other threads are left out.
 func Follow(mem *memory.Memory, t *session.Thread, thread int, life *debug.Lifecycle, o Options) (*Followed, error) {
-	o, err := o.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	ix, err := newIndex(mem, t, thread, o.Index)
+	ix, o, err := indexFor(mem, t, thread, o)
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,7 @@ func Compare(mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay,
 // thread's passages for all of them. It stops at the first error, or
 // with ctx's cause when ctx ends.
 func Variants(ctx context.Context, mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay, taus []int, o Options) ([]*Variant, error) {
-	o, err := o.withDefaults()
+	ix, o, err := indexFor(mem, t, thread, o)
 	if err != nil {
 		return nil, err
 	}
@@ -58,10 +58,6 @@ func Variants(ctx context.Context, mem *memory.Memory, t *session.Thread, thread
 		if tau <= o.Budget {
 			return nil, fmt.Errorf("recall: the budget %d leaves no room for %d recalled tokens", tau, o.Budget)
 		}
-	}
-	ix, err := newIndex(mem, t, thread, o.Index)
-	if err != nil {
-		return nil, err
 	}
 	out := make([]*Variant, 0, len(taus))
 	for _, tau := range taus {

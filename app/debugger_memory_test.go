@@ -2,11 +2,7 @@ package app
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"ctxscope/engine/debug"
 	"ctxscope/engine/ingest"
@@ -86,17 +82,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 	a := newApp(t, Options{})
 	rec := &appendRecorder{seen: make(chan struct{}, 1)}
 	a.SetPlatform(rec)
-	src := piDir + "pi-cwl__large-session.jsonl"
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	half := len(lines) / 2
-	path := filepath.Join(t.TempDir(), "live.jsonl")
-	if err := os.WriteFile(path, []byte(strings.Join(lines[:half], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, rest := halfSession(t)
 	info, err := a.sessions.OpenPath(path)
 	if err != nil {
 		t.Fatal(err)
@@ -111,25 +97,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.live.Unfollow(info.Key)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(strings.Join(lines[half:], "")); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	deadline := time.After(10 * time.Second)
-	for done := false; !done; {
-		select {
-		case <-rec.seen:
-		case <-deadline:
-			t.Fatal("no appended event within 10 s")
-		}
-		rec.mu.Lock()
-		done = rec.events[len(rec.events)-1].(Appended).Requests == 453
-		rec.mu.Unlock()
-	}
+	appendAndWait(t, rec, path, rest, 453)
 	after, err := a.debugger.Memory(info.Key, p)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +106,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 	if sm.reader != reader {
 		t.Error("the memory was read again from the start")
 	}
-	whole, err := ingest.ReadFile(src)
+	whole, err := ingest.ReadFile(piDir + "pi-cwl__large-session.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,36 +139,34 @@ func (r *appendRecorder) Emit(event string, data any) {
 	}
 }
 
-func TestLiveSessionAppends(t *testing.T) {
-	a := newApp(t, Options{})
-	rec := &appendRecorder{seen: make(chan struct{}, 1)}
-	a.SetPlatform(rec)
+// halfSession writes the first half of the lines of the real 453-request
+// pi session to a new file, and returns its path and the other half.
+func halfSession(t *testing.T) (path, rest string) {
+	t.Helper()
 	data, err := os.ReadFile(piDir + "pi-cwl__large-session.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(data), "\n")
 	half := len(lines) / 2
-	path := filepath.Join(t.TempDir(), "live.jsonl")
+	path = filepath.Join(t.TempDir(), "live.jsonl")
 	if err := os.WriteFile(path, []byte(strings.Join(lines[:half], "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	info, err := a.sessions.OpenPath(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := a.live.Follow(info.Key); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.sessions.MarkSeen(info.Key, info.Requests); err != nil {
-		t.Fatal(err)
-	}
+	return path, strings.Join(lines[half:], "")
+}
+
+// appendAndWait appends rest to the followed session file at path and
+// waits until rec has seen the session grow to requests; it returns how
+// long that took from the write.
+func appendAndWait(t *testing.T, rec *appendRecorder, path, rest string, requests int) time.Duration {
+	t.Helper()
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if _, err := f.WriteString(strings.Join(lines[half:], "")); err != nil {
+	if _, err := f.WriteString(rest); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -182,11 +180,28 @@ func TestLiveSessionAppends(t *testing.T) {
 		rec.mu.Lock()
 		last := rec.events[len(rec.events)-1].(Appended)
 		rec.mu.Unlock()
-		if last.Requests == 453 {
-			t.Logf("appended event %v after the write", time.Since(start))
-			break
+		if last.Requests == requests {
+			return time.Since(start)
 		}
 	}
+}
+
+func TestLiveSessionAppends(t *testing.T) {
+	a := newApp(t, Options{})
+	rec := &appendRecorder{seen: make(chan struct{}, 1)}
+	a.SetPlatform(rec)
+	path, rest := halfSession(t)
+	info, err := a.sessions.OpenPath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.live.Follow(info.Key); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.sessions.MarkSeen(info.Key, info.Requests); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("appended event %v after the write", appendAndWait(t, rec, path, rest, 453))
 	list, err := a.sessions.List()
 	if err != nil {
 		t.Fatal(err)

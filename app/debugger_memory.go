@@ -137,7 +137,7 @@ func (d *Debugger) memory(ctx context.Context, key string, p debug.Params) (*Ses
 // withMemory returns what Memory and MemoryVariants start from: the
 // prepared replay of thread p.Thread, and the session's memory with the
 // layout of that thread's graph.
-func (d *Debugger) withMemory(ctx context.Context, key string, p debug.Params) (*preparedReplay, *sessionMemory, *graphs.KnowledgeView, error) {
+func (d *Debugger) withMemory(ctx context.Context, key string, p debug.Params) (*preparedReplay, *liveMemory, *graphs.KnowledgeView, error) {
 	r, err := d.replay(ctx, key, p)
 	if err != nil {
 		return nil, nil, nil, err

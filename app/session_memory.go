@@ -22,11 +22,13 @@ const maxSessionMemories = 4
 // its new entries are read.
 type sessionMemories struct {
 	mu    sync.Mutex
-	byKey map[string]*sessionMemory
+	byKey map[string]*liveMemory
 }
 
-// sessionMemory is the memory of one session as of a revision.
-type sessionMemory struct {
+// liveMemory is the memory of one session as of a revision, kept up to
+// date as the session grows (not to be confused with SessionMemory, the
+// reply that follows it through a replay).
+type liveMemory struct {
 	// used is when it was last asked for; sessionMemories.mu guards it.
 	used time.Time
 	// mu guards everything below; it is held while a reply reads m.
@@ -43,14 +45,14 @@ type sessionMemory struct {
 
 // view returns the memory of session key as of o's revision, and the
 // layout of the knowledge graph of thread number thread.
-func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, thread int) (*sessionMemory, *graphs.KnowledgeView, error) {
+func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, thread int) (*liveMemory, *graphs.KnowledgeView, error) {
 	s.mu.Lock()
 	if s.byKey == nil {
-		s.byKey = map[string]*sessionMemory{}
+		s.byKey = map[string]*liveMemory{}
 	}
 	sm := s.byKey[key]
 	if sm == nil {
-		sm = &sessionMemory{revision: -1}
+		sm = &liveMemory{revision: -1}
 		s.byKey[key] = sm
 	}
 	sm.used = time.Now()
@@ -78,7 +80,7 @@ func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, 
 // update brings the memory up to session s: it reads the entries added
 // since, or reads s again from the start when s is not an extension of
 // what was read (the file was rewritten).
-func (sm *sessionMemory) update(key string, s *session.Session) {
+func (sm *liveMemory) update(key string, s *session.Session) {
 	if sm.reader == nil || !sm.extends(s) {
 		sm.reader = code.NewReader(key, nil)
 		sm.reader.CWD = s.CWD
@@ -102,7 +104,7 @@ func (sm *sessionMemory) update(key string, s *session.Session) {
 
 // extends reports whether every thread read so far is still in s, with
 // at least the entries read and the same last one.
-func (sm *sessionMemory) extends(s *session.Session) bool {
+func (sm *liveMemory) extends(s *session.Session) bool {
 	if len(s.Threads) < len(sm.read) {
 		return false
 	}
@@ -118,7 +120,7 @@ func (sm *sessionMemory) extends(s *session.Session) bool {
 // evictLocked drops the least recently used memories beyond
 // maxSessionMemories. The caller holds s.mu.
 func (s *sessionMemories) evictLocked() {
-	evictLeastUsed(s.byKey, maxSessionMemories, func(sm *sessionMemory) time.Time { return sm.used })
+	evictLeastUsed(s.byKey, maxSessionMemories, func(sm *liveMemory) time.Time { return sm.used })
 }
 
 // forget drops the memory of a session.

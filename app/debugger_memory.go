@@ -11,8 +11,6 @@ import (
 	"ctxscope/engine/memory/code"
 	"ctxscope/engine/recall"
 	"ctxscope/engine/session"
-	"ctxscope/engine/tokens"
-	"ctxscope/search/lexical"
 )
 
 // maxRecallPassageBytes bounds the text of each recalled passage a reply
@@ -105,7 +103,9 @@ type RecallPlace struct {
 // Memory follows the memory of thread p.Thread of a session through the
 // replay under p's policy and budget. The memory is read from the
 // session's tool calls and results (package code) once per revision,
-// and from the new entries only when a live session grows.
+// and from the new entries only when a live session grows; its recall
+// index is built once per revision and thread, so that a new τ costs a
+// replay and an evaluation, not an index.
 func (d *Debugger) Memory(key string, p debug.Params) (*SessionMemory, error) {
 	return d.memory(context.Background(), key, p)
 }
@@ -127,7 +127,11 @@ func (d *Debugger) memory(ctx context.Context, key string, p debug.Params) (*Ses
 	}
 	mem.mu.Lock()
 	defer mem.mu.Unlock()
-	f, err := recall.Follow(mem.m, r.Thread, p.Thread, life, recall.Options{Counter: tokens.Estimator{}, Index: lexical.Build})
+	x, err := mem.index(r.Thread, p.Thread)
+	if err != nil {
+		return nil, err
+	}
+	f, err := x.Follow(life)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +265,11 @@ func (d *Debugger) memoryVariants(ctx context.Context, key string, p debug.Param
 	}
 	mem.mu.Lock()
 	defer mem.mu.Unlock()
-	vs, err := recall.Variants(ctx, mem.m, r.Thread, p.Thread, r.Replay, budgets, recall.Options{Counter: tokens.Estimator{}, Index: lexical.Build})
+	x, err := mem.index(r.Thread, p.Thread)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := x.Variants(ctx, r.Replay, budgets)
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,20 @@ func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
 	if len(sm.LookBacks) == 0 {
 		t.Fatal("no look-back at τ 20000")
 	}
+	// Another τ reuses the recall index of this revision and thread.
+	lm := a.debugger.memories.byKey[info.Key]
+	var first *recall.Index
+	for _, x := range lm.indexes {
+		first = x
+	}
+	if _, err := a.debugger.Memory(info.Key, debug.Params{Policy: "paper", Budget: 40000, Episodes: "inferred"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range lm.indexes {
+		if len(lm.indexes) != 1 || x != first {
+			t.Errorf("%d recall indexes after two budgets, want the first one only", len(lm.indexes))
+		}
+	}
 	checked := 0
 	for _, it := range sm.Items {
 		st, _ := it.At(sm.Requests - 1)

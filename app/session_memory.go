@@ -9,8 +9,11 @@ import (
 	"ctxscope/app/graphs"
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/code"
+	"ctxscope/engine/recall"
 	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
 	"ctxscope/graphviz"
+	"ctxscope/search/lexical"
 )
 
 // maxSessionMemories bounds the session memories kept; the least recently
@@ -41,6 +44,28 @@ type liveMemory struct {
 	read    []int
 	last    []string
 	layouts map[int]*graphs.KnowledgeView // by thread, for this revision
+	// indexes are the recall indexes of this revision, by the thread
+	// object they were built from (a replay's thread).
+	indexes map[*session.Thread]*recall.Index
+}
+
+// recallOptions are the options of the debugger's recalls: the default
+// budget B, passages counted with the estimator, BM25 from search.
+var recallOptions = recall.Options{Counter: tokens.Estimator{}, Index: lexical.Build}
+
+// index returns the recall index of thread number thread (t, the thread a
+// replay was prepared from), building it on first use in this revision.
+// The caller holds sm.mu.
+func (sm *liveMemory) index(t *session.Thread, thread int) (*recall.Index, error) {
+	if x, ok := sm.indexes[t]; ok {
+		return x, nil
+	}
+	x, err := recall.NewIndex(sm.m, t, thread, recallOptions)
+	if err != nil {
+		return nil, err
+	}
+	sm.indexes[t] = x
+	return x, nil
 }
 
 // view returns the memory of session key as of o's revision, and the
@@ -65,6 +90,7 @@ func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, 
 		sm.update(key, o.s)
 		sm.revision = o.revision
 		sm.layouts = map[int]*graphs.KnowledgeView{}
+		sm.indexes = map[*session.Thread]*recall.Index{}
 	}
 	if l, ok := sm.layouts[thread]; ok {
 		return sm, l, nil

@@ -48,15 +48,11 @@ type Followed struct {
 // and follows each relation of mem cited by thread number thread through
 // life. Relations read from other threads are left out.
 func Follow(mem *memory.Memory, t *session.Thread, thread int, life *debug.Lifecycle, o Options) (*Followed, error) {
-	ix, o, err := indexFor(mem, t, thread, o)
+	x, err := NewIndex(mem, t, thread, o)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := ix.evaluate(life, o)
-	if err != nil {
-		return nil, err
-	}
-	return &Followed{Report: rep, Items: ix.follow(life, rep), Blocks: ix.block}, nil
+	return x.Follow(life)
 }
 
 // follow makes the item of every relation of the thread.

@@ -83,22 +83,11 @@ type Report struct {
 // thread number thread of the session mem was read from (by package
 // code, whose passage ids name their blocks).
 func Evaluate(mem *memory.Memory, t *session.Thread, thread int, life *debug.Lifecycle, o Options) (*Report, error) {
-	ix, o, err := indexFor(mem, t, thread, o)
+	x, err := NewIndex(mem, t, thread, o)
 	if err != nil {
 		return nil, err
 	}
-	return ix.evaluate(life, o)
-}
-
-// indexFor fills in o's defaults and indexes the passages of thread
-// number thread of mem: what every evaluation starts from.
-func indexFor(mem *memory.Memory, t *session.Thread, thread int, o Options) (*index, Options, error) {
-	o, err := o.withDefaults()
-	if err != nil {
-		return nil, o, err
-	}
-	ix, err := newIndex(mem, t, thread, o.Index)
-	return ix, o, err
+	return x.Evaluate(life)
 }
 
 // withDefaults fills in the recall budget and checks that o names a

@@ -2,7 +2,6 @@ package recall
 
 import (
 	"context"
-	"fmt"
 
 	"ctxscope/engine/debug"
 	"ctxscope/engine/memory"
@@ -50,27 +49,11 @@ func Compare(mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay,
 // thread's passages for all of them. It stops at the first error, or
 // with ctx's cause when ctx ends.
 func Variants(ctx context.Context, mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay, taus []int, o Options) ([]*Variant, error) {
-	ix, o, err := indexFor(mem, t, thread, o)
+	x, err := NewIndex(mem, t, thread, o)
 	if err != nil {
 		return nil, err
 	}
-	for _, tau := range taus {
-		if tau <= o.Budget {
-			return nil, fmt.Errorf("recall: the budget %d leaves no room for %d recalled tokens", tau, o.Budget)
-		}
-	}
-	out := make([]*Variant, 0, len(taus))
-	for _, tau := range taus {
-		if err := context.Cause(ctx); err != nil {
-			return nil, err
-		}
-		v, err := ix.variant(r, tau, o)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return x.Variants(ctx, r, taus)
 }
 
 // variant replays the paper policy at tau and at tau − B and measures

@@ -37,6 +37,9 @@ func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
 	for _, x := range lm.indexes {
 		first = x
 	}
+	if first == nil {
+		t.Fatal("no recall index kept")
+	}
 	if _, err := a.debugger.Memory(info.Key, debug.Params{Policy: "paper", Budget: 40000, Episodes: "inferred"}); err != nil {
 		t.Fatal(err)
 	}

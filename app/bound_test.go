@@ -147,14 +147,12 @@ func TestAbandonedPreparationStops(t *testing.T) {
 	if _, err := d.replay(ctx, info.Key, p); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a call whose caller left: %v", err)
 	}
-	d.mu.Lock()
 	n := 0
-	for k := range d.replays {
+	for _, k := range d.replays.keys() {
 		if strings.Contains(k, "o200k") {
 			n++
 		}
 	}
-	d.mu.Unlock()
 	if n != 0 {
 		t.Fatalf("an abandoned preparation is still kept")
 	}

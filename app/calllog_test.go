@@ -31,7 +31,9 @@ func TestEveryBoundMethodLogsItsCall(t *testing.T) {
 		for _, decl := range file.Decls {
 			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv != nil {
 				if star, ok := fn.Recv.List[0].Type.(*ast.StarExpr); ok {
-					funcs[star.X.(*ast.Ident).Name+"."+fn.Name.Name] = fn
+					if recv, ok := star.X.(*ast.Ident); ok { // generic types are not bound
+						funcs[recv.Name+"."+fn.Name.Name] = fn
+					}
 				}
 			}
 		}

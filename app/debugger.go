@@ -3,10 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/debug"
@@ -33,23 +31,11 @@ const maxPrepared = 8
 type Debugger struct {
 	app *App
 
-	mu      sync.Mutex
-	replays map[string]*replayEntry
+	// replays are the prepared threads, by session key, "/" and the
+	// params that decide the preparation.
+	replays *revisionCache[*preparedReplay]
 
 	memories sessionMemories
-}
-
-// replayEntry is a thread being prepared or prepared. The preparation
-// runs on its own and is shared by every call that asks for the thread
-// meanwhile; when every one of them has given up (superseded, or its
-// browser request closed), it is cancelled.
-type replayEntry struct {
-	done    chan struct{} // closed when the preparation has ended
-	r       *preparedReplay
-	err     error
-	used    time.Time
-	waiters int                // calls waiting for done; guarded by Debugger.mu
-	cancel  context.CancelFunc // stops the preparation
 }
 
 // preparedReplay is a debug.Replay with the layout of its episode graphs.
@@ -64,7 +50,9 @@ type graphLayout struct {
 	layout *graphviz.Layout
 }
 
-func newDebugger(a *App) *Debugger { return &Debugger{app: a, replays: map[string]*replayEntry{}} }
+func newDebugger(a *App) *Debugger {
+	return &Debugger{app: a, replays: newRevisionCache[*preparedReplay](maxPrepared), memories: newSessionMemories()}
+}
 
 // replay returns the prepared replay for a session key and params,
 // preparing it on first use or after the session changed. It returns
@@ -77,90 +65,23 @@ func (d *Debugger) replay(ctx context.Context, key string, p debug.Params) (*pre
 	if err != nil {
 		return nil, err
 	}
-	rev := key + "@" + strconv.Itoa(o.revision) + "/"
-	id := rev + p.Key()
-	d.mu.Lock()
-	e := d.replays[id]
-	if e == nil {
-		e = d.prepare(o, p)
-		for k := range d.replays { // drop what an older revision prepared
-			if strings.HasPrefix(k, key+"@") && !strings.HasPrefix(k, rev) {
-				delete(d.replays, k)
-			}
-		}
-		d.replays[id] = e
-		d.evictLocked()
-	}
-	e.used = time.Now()
-	e.waiters++
-	d.mu.Unlock()
-	select {
-	case <-e.done:
-	case <-ctx.Done():
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	e.waiters--
-	select {
-	case <-e.done:
-	default: // given up before the preparation ended
-		if e.waiters == 0 {
-			e.cancel()
-			d.dropLocked(id, e)
-		}
-		return nil, context.Cause(ctx)
-	}
-	if e.err != nil {
-		d.dropLocked(id, e)
-	}
-	return e.r, e.err
-}
-
-// prepare starts preparing thread p.Thread of o for replays.
-func (d *Debugger) prepare(o *openSession, p debug.Params) *replayEntry {
-	ctx, cancel := context.WithCancel(context.Background())
-	e := &replayEntry{done: make(chan struct{}), cancel: cancel, used: time.Now()}
-	go func() {
-		defer close(e.done)
-		defer cancel()
+	return d.replays.get(ctx, key+"/"+p.Key(), o.revision, func(ctx context.Context, _ *preparedReplay, _ bool) (*preparedReplay, error) {
 		l, err := o.ledger(debug.LedgerCounter(p.Counter))
 		if err != nil {
-			e.err = err
-			return
+			return nil, err
 		}
 		rep, err := debug.New(ctx, o.s, p, l)
 		if err != nil {
-			e.err = err
-			return
+			return nil, err
 		}
-		e.r = &preparedReplay{Replay: rep, layouts: map[int]*graphLayout{}}
-	}()
-	return e
-}
-
-// dropLocked forgets entry e under id, unless another has replaced it.
-// The caller holds d.mu.
-func (d *Debugger) dropLocked(id string, e *replayEntry) {
-	if d.replays[id] == e {
-		delete(d.replays, id)
-	}
-}
-
-// evictLocked drops the least recently used prepared threads beyond
-// maxPrepared. The caller holds d.mu.
-func (d *Debugger) evictLocked() {
-	evictLeastUsed(d.replays, maxPrepared, func(e *replayEntry) time.Time { return e.used })
+		return &preparedReplay{Replay: rep, layouts: map[int]*graphLayout{}}, nil
+	})
 }
 
 // forget drops everything prepared for a session.
 func (d *Debugger) forget(key string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for k := range d.replays {
-		if strings.HasPrefix(k, key+"@") {
-			delete(d.replays, k)
-		}
-	}
+	d.replays.forget(key, "/")
+	d.memories.forget(key)
 }
 
 func validParams(p debug.Params) error {

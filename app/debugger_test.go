@@ -248,27 +248,14 @@ func TestPreparedThreadsAreBounded(t *testing.T) {
 			}
 		}
 	}
-	if n := len(d.replays); n != maxPrepared {
+	if n := len(d.replays.keys()); n != maxPrepared {
 		t.Errorf("%d threads prepared, want the last %d", n, maxPrepared)
 	}
 	last := false
-	for k := range d.replays {
+	for _, k := range d.replays.keys() {
 		last = last || strings.HasSuffix(k, "/5/estimate/inferred")
 	}
 	if !last {
 		t.Error("the thread prepared last was dropped at once")
-	}
-}
-
-func TestEvictLeastUsed(t *testing.T) {
-	t0 := time.Now()
-	m := map[string]time.Time{"a": t0.Add(3), "b": t0.Add(1), "c": t0.Add(2), "d": t0.Add(4)}
-	evictLeastUsed(m, 2, func(v time.Time) time.Time { return v })
-	if len(m) != 2 || m["a"].IsZero() || m["d"].IsZero() {
-		t.Errorf("kept %v, want the two most recent (a, d)", m)
-	}
-	evictLeastUsed(m, 5, func(v time.Time) time.Time { return v })
-	if len(m) != 2 {
-		t.Errorf("evicted below the bound: %v", m)
 	}
 }

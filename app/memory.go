@@ -24,8 +24,9 @@ import (
 type Memory struct {
 	app *App
 
-	mu     sync.Mutex
-	loaded map[string]*loadedMemory
+	// loaded are the stored memories read, by set, as of the set's
+	// revision.
+	loaded *revisionCache[*loadedMemory]
 
 	embOnce sync.Once
 	emb     embed.Provider
@@ -40,8 +41,7 @@ type Memory struct {
 // loadedMemory is a stored memory in memory with what was derived from
 // it, valid while the set's revision is the same.
 type loadedMemory struct {
-	revision int
-	m        *memory.Memory
+	m *memory.Memory
 
 	mu      sync.Mutex
 	graph   *graphviz.Graph
@@ -51,8 +51,12 @@ type loadedMemory struct {
 }
 
 func newMemory(a *App) *Memory {
-	return &Memory{app: a, loaded: map[string]*loadedMemory{}, locomo: map[string][]*locomo.Conversation{}, jobs: newJobs()}
+	return &Memory{app: a, loaded: newRevisionCache[*loadedMemory](keepMemories), locomo: map[string][]*locomo.Conversation{}, jobs: newJobs()}
 }
+
+// keepMemories is how many stored memories stay read; the least recently
+// used goes first.
+const keepMemories = 8
 
 // ErrNoMemory is returned for an unknown memory set.
 var ErrNoMemory = errors.New("no such memory in the workspace")
@@ -65,24 +69,16 @@ func (s *Memory) get(set string) (*loadedMemory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q", ErrNoMemory, set)
 	}
-	s.mu.Lock()
-	lm := s.loaded[set]
-	s.mu.Unlock()
-	if lm != nil && lm.revision == rev {
-		return lm, nil
-	}
-	m, err := s.app.ws.LoadMemory(set)
-	if errors.Is(err, memstore.ErrNotFound) {
-		return nil, fmt.Errorf("%w: %q", ErrNoMemory, set)
-	}
-	if err != nil {
-		return nil, err
-	}
-	lm = &loadedMemory{revision: rev, m: m, layouts: map[string]*graphs.KnowledgeView{}, indexes: map[int]*retrieve.Index{}}
-	s.mu.Lock()
-	s.loaded[set] = lm
-	s.mu.Unlock()
-	return lm, nil
+	return s.loaded.get(ctx, set, rev, func(context.Context, *loadedMemory, bool) (*loadedMemory, error) {
+		m, err := s.app.ws.LoadMemory(set)
+		if errors.Is(err, memstore.ErrNotFound) {
+			return nil, fmt.Errorf("%w: %q", ErrNoMemory, set)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &loadedMemory{m: m, layouts: map[string]*graphs.KnowledgeView{}, indexes: map[int]*retrieve.Index{}}, nil
+	})
 }
 
 // save stores an edited memory and forgets what was derived from it.
@@ -90,9 +86,7 @@ func (s *Memory) save(m *memory.Memory) error {
 	if err := s.app.ws.SaveMemory(context.Background(), m); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	delete(s.loaded, m.ID)
-	s.mu.Unlock()
+	s.loaded.forget(m.ID, "")
 	return nil
 }
 
@@ -151,9 +145,7 @@ func (s *Memory) Delete(set string) error {
 	if err := s.app.ws.DeleteMemory(context.Background(), set); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	delete(s.loaded, set)
-	s.mu.Unlock()
+	s.loaded.forget(set, "")
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"time"
 
 	"ctxscope/app/graphs"
 	"ctxscope/engine/memory"
@@ -22,18 +21,20 @@ const maxSessionMemories = 4
 
 // sessionMemories keeps the memory of each session the debugger follows,
 // read from its tool calls and results. When a live session grows, only
-// its new entries are read.
+// its new entries are read: the memory of its new revision is built from
+// the one before.
 type sessionMemories struct {
-	mu    sync.Mutex
-	byKey map[string]*liveMemory
+	cache *revisionCache[*liveMemory]
+}
+
+func newSessionMemories() sessionMemories {
+	return sessionMemories{cache: newRevisionCache[*liveMemory](maxSessionMemories)}
 }
 
 // liveMemory is the memory of one session as of a revision, kept up to
 // date as the session grows (not to be confused with SessionMemory, the
 // reply that follows it through a replay).
 type liveMemory struct {
-	// used is when it was last asked for; sessionMemories.mu guards it.
-	used time.Time
 	// mu guards everything below; it is held while a reply reads m.
 	mu       sync.Mutex
 	revision int
@@ -70,28 +71,24 @@ func (sm *liveMemory) index(t *session.Thread, thread int) (*recall.Index, error
 
 // view returns the memory of session key as of o's revision, and the
 // layout of the knowledge graph of thread number thread.
-func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, thread int) (*liveMemory, *graphs.KnowledgeView, error) {
-	s.mu.Lock()
-	if s.byKey == nil {
-		s.byKey = map[string]*liveMemory{}
+func (s sessionMemories) view(ctx context.Context, key string, o *openSession, thread int) (*liveMemory, *graphs.KnowledgeView, error) {
+	sm, err := s.cache.get(ctx, key, o.revision, func(_ context.Context, old *liveMemory, ok bool) (*liveMemory, error) {
+		if !ok {
+			old = &liveMemory{revision: -1}
+		}
+		old.mu.Lock()
+		defer old.mu.Unlock()
+		old.bringUpTo(key, o)
+		return old, nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	sm := s.byKey[key]
-	if sm == nil {
-		sm = &liveMemory{revision: -1}
-		s.byKey[key] = sm
-	}
-	sm.used = time.Now()
-	s.evictLocked() // after the use is recorded, so that the new one stays
-	s.mu.Unlock()
-
 	sm.mu.Lock()
 	defer sm.mu.Unlock()
-	if sm.revision != o.revision {
-		sm.update(key, o.s)
-		sm.revision = o.revision
-		sm.layouts = map[int]*graphs.KnowledgeView{}
-		sm.indexes = map[*session.Thread]*recall.Index{}
-	}
+	// The memory is shared by the builds of successive revisions, and
+	// the build of an older one may have ended last.
+	sm.bringUpTo(key, o)
 	if l, ok := sm.layouts[thread]; ok {
 		return sm, l, nil
 	}
@@ -101,6 +98,18 @@ func (s *sessionMemories) view(ctx context.Context, key string, o *openSession, 
 	}
 	sm.layouts[thread] = l
 	return sm, l, nil
+}
+
+// bringUpTo makes sm the memory of session key as of o's revision,
+// forgetting what was derived from an older one. The caller holds sm.mu.
+func (sm *liveMemory) bringUpTo(key string, o *openSession) {
+	if sm.revision == o.revision {
+		return
+	}
+	sm.update(key, o.s)
+	sm.revision = o.revision
+	sm.layouts = map[int]*graphs.KnowledgeView{}
+	sm.indexes = map[*session.Thread]*recall.Index{}
 }
 
 // update brings the memory up to session s: it reads the entries added
@@ -143,18 +152,8 @@ func (sm *liveMemory) extends(s *session.Session) bool {
 	return true
 }
 
-// evictLocked drops the least recently used memories beyond
-// maxSessionMemories. The caller holds s.mu.
-func (s *sessionMemories) evictLocked() {
-	evictLeastUsed(s.byKey, maxSessionMemories, func(sm *liveMemory) time.Time { return sm.used })
-}
-
 // forget drops the memory of a session.
-func (s *sessionMemories) forget(key string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.byKey, key)
-}
+func (s sessionMemories) forget(key string) { s.cache.forget(key, "") }
 
 // threadGraph is the knowledge graph of the relations read from thread
 // number thread, with the entities they join.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -28,9 +27,8 @@ type Sessions struct {
 	app     *App
 	initial string
 
-	mu      sync.Mutex
-	open    map[string]*openSession
-	loading map[string]*load // by key@revision
+	// open are the opened sessions, by key, as of their stored revision.
+	open *revisionCache[*openSession]
 }
 
 // openSession is a stored session loaded in memory with its derived data.
@@ -81,7 +79,7 @@ type SessionInfo struct {
 }
 
 func newSessions(a *App, initial string) *Sessions {
-	return &Sessions{app: a, initial: initial, open: map[string]*openSession{}, loading: map[string]*load{}}
+	return &Sessions{app: a, initial: initial, open: newRevisionCache[*openSession](keepOpen)}
 }
 
 // demoSetting records that the workspace was given the demo session.
@@ -154,10 +152,7 @@ func (s *Sessions) addStats(info *SessionInfo) error {
 // summary turns a store row into a SessionInfo, adding what only an
 // opened session knows when it is open.
 func (s *Sessions) summary(r store.SessionInfo) SessionInfo {
-	s.mu.Lock()
-	o := s.open[r.Key]
-	s.mu.Unlock()
-	if o != nil && o.revision == r.Revision {
+	if o, ok := s.open.peek(r.Key, r.Revision); ok {
 		info := o.info
 		info.Diagnostics = nil
 		return info
@@ -270,11 +265,8 @@ func (s *Sessions) OpenDemo() (SessionInfo, error) {
 // Delete removes a session from the workspace.
 func (s *Sessions) Delete(key string) error {
 	s.app.called("Sessions.Delete", key)
-	s.mu.Lock()
-	delete(s.open, key)
-	s.mu.Unlock()
+	s.open.forget(key, "")
 	s.app.debugger.forget(key)
-	s.app.debugger.memories.forget(key)
 	s.app.live.Unfollow(key)
 	return s.app.ws.DeleteSession(context.Background(), key)
 }
@@ -308,39 +300,9 @@ func (s *Sessions) get(key string) (*openSession, error) {
 		}
 		return nil, err
 	}
-	s.mu.Lock()
-	o := s.open[key]
-	if o != nil && o.revision == row.Revision {
-		s.mu.Unlock()
-		return o, nil
-	}
-	// Calls that need the same revision at once share one load.
-	id := key + "@" + strconv.Itoa(row.Revision)
-	l := s.loading[id]
-	if l == nil {
-		l = &load{done: make(chan struct{})}
-		s.loading[id] = l
-		s.mu.Unlock()
-		l.o, l.err = s.load(key, row)
-		s.mu.Lock()
-		delete(s.loading, id)
-		if l.err == nil {
-			s.open[key] = l.o
-		}
-		s.mu.Unlock()
-		close(l.done)
-	} else {
-		s.mu.Unlock()
-		<-l.done
-	}
-	return l.o, l.err
-}
-
-// load is a session being loaded.
-type load struct {
-	done chan struct{}
-	o    *openSession
-	err  error
+	return s.open.get(context.Background(), key, row.Revision, func(context.Context, *openSession, bool) (*openSession, error) {
+		return s.load(key, row)
+	})
 }
 
 // load reads a stored session and derives what the services need.

@@ -23,9 +23,9 @@ type sessionStats struct {
 	LastActivity time.Time `json:"lastActivity"`
 }
 
-// keepLoaded is how many sessions stay in memory after their stats were
-// computed.
-const keepLoaded = 8
+// keepOpen is how many opened sessions stay in memory; the least
+// recently used goes first.
+const keepOpen = 8
 
 func statsSetting(key string) string { return "stats:" + key }
 func seenSetting(key string) string  { return "seen:" + key }
@@ -42,23 +42,13 @@ func (s *Sessions) statsOf(key string) (sessionStats, error) {
 	if ok, err := s.app.ws.Store.Setting(ctx, statsSetting(key), &st); err == nil && ok && st.Revision == row.Revision {
 		return st, nil
 	}
-	// A session loaded only for its stats does not stay in memory once a
-	// few are (a folder import would load them all).
-	s.mu.Lock()
-	_, wasOpen := s.open[key]
-	s.mu.Unlock()
-	o, err := s.get(key)
-	if err != nil {
-		return sessionStats{}, err
-	}
-	if !wasOpen {
-		defer func() {
-			s.mu.Lock()
-			if s.open[key] == o && len(s.open) > keepLoaded {
-				delete(s.open, key)
-			}
-			s.mu.Unlock()
-		}()
+	// A session loaded only for its stats is not kept (a folder import
+	// would load them all).
+	o, ok := s.open.peek(key, row.Revision)
+	if !ok {
+		if o, err = s.load(key, row); err != nil {
+			return sessionStats{}, err
+		}
 	}
 	st = sessionStats{Revision: o.revision, Requests: o.info.Requests, ToolCalls: o.info.ToolCalls, Compactions: o.info.Compactions,
 		Errors: o.info.Errors, Warnings: o.info.Warnings}

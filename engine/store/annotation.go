@@ -29,13 +29,12 @@ func (s *Store) PutAnnotation(ctx context.Context, a Annotation) (int64, error) 
 	}
 	var id int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		r, err := tx.Exec(`INSERT INTO annotations (scope, question, item, annotator, helpful, sufficient, notes, time) VALUES (?,?,?,?,?,?,?,?)`,
-			a.Scope, a.Question, a.Item, a.Annotator, nullBool(a.Helpful), nullBool(a.Sufficient), a.Notes, timeText(a.Time))
+		err := tx.QueryRow(`INSERT INTO annotations (scope, question, item, annotator, helpful, sufficient, notes, time) VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
+			a.Scope, a.Question, a.Item, a.Annotator, nullBool(a.Helpful), nullBool(a.Sufficient), a.Notes, timeText(a.Time)).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("store annotation: %w", err)
 		}
-		id, err = r.LastInsertId()
-		return err
+		return nil
 	})
 	return id, err
 }

@@ -60,7 +60,7 @@ func putEntities(tx *sql.Tx, id int64, es []Entity) error {
 		return err
 	}
 	defer ins.Close()
-	name, err := tx.Prepare(`INSERT OR IGNORE INTO entity_names (set_id, name, entity_id, alias) VALUES (?,?,?,?)`)
+	name, err := tx.Prepare(`INSERT INTO entity_names (set_id, name, entity_id, alias) VALUES (?,?,?,?) ON CONFLICT DO NOTHING`)
 	if err != nil {
 		return err
 	}
@@ -79,9 +79,10 @@ func putEntities(tx *sql.Tx, id int64, es []Entity) error {
 	return nil
 }
 
-const entityQuery = `SELECT e.eid, e.name, e.source, e.metadata,
-	COALESCE((SELECT json_group_array(n.name) FROM entity_names n WHERE n.entity_id = e.id AND n.alias), '[]')
-	FROM entities e`
+// entityQuery selects entities with their aliases, for scanEntity.
+func (s *Store) entityQuery() string {
+	return `SELECT e.eid, e.name, e.source, e.metadata, ` + s.d.aliasesJSON() + ` FROM entities e`
+}
 
 func scanEntity(r *sql.Rows) (Entity, error) {
 	var e Entity
@@ -96,13 +97,13 @@ func scanEntity(r *sql.Rows) (Entity, error) {
 // Entities returns the set's entities in the order they were first
 // stored. Aliases come back lower-cased, as the name index keeps them.
 func (s *Store) Entities(ctx context.Context, set string) ([]Entity, error) {
-	return queryAll(ctx, s, entityQuery+` WHERE e.set_id = (SELECT id FROM memory_sets WHERE name = ?) ORDER BY e.id`, set, scanEntity)
+	return queryAll(ctx, s, s.entityQuery()+` WHERE e.set_id = (SELECT id FROM memory_sets WHERE name = ?) ORDER BY e.id`, set, scanEntity)
 }
 
 // ResolveEntity finds the entity that holds name (or an alias equal to
 // it, ignoring case), or returns ErrNotFound.
 func (s *Store) ResolveEntity(ctx context.Context, set, name string) (Entity, error) {
-	es, err := queryAll(ctx, s, entityQuery+` WHERE e.id = (SELECT entity_id FROM entity_names
+	es, err := queryAll(ctx, s, s.entityQuery()+` WHERE e.id = (SELECT entity_id FROM entity_names
 		WHERE set_id = (SELECT id FROM memory_sets WHERE name = ?) AND name = ?)`, set, scanEntity, strings.ToLower(name))
 	if err != nil {
 		return Entity{}, err
@@ -149,7 +150,7 @@ func (s *Store) PutContains(ctx context.Context, set string, cs []Contains) erro
 }
 
 func putContains(tx *sql.Tx, id int64, cs []Contains) error {
-	return execEach(tx, `INSERT OR IGNORE INTO contains_links (set_id, passage, entity, timestamp, position) VALUES (?,?,?,?,?)`, cs,
+	return execEach(tx, `INSERT INTO contains_links (set_id, passage, entity, timestamp, position) VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`, cs,
 		func(c Contains) []any { return []any{id, c.Passage, c.Entity, c.Timestamp, c.Position} })
 }
 

@@ -226,11 +226,13 @@ func sourceSessions(tx *sql.Tx, path, hash string) ([]SessionChange, error) {
 func upsertSource(tx *sql.Tx, old *sourceState, path string, format session.Format, size int64, hash string) (int64, error) {
 	now := timeText(time.Now())
 	if old == nil {
-		r, err := tx.Exec(`INSERT INTO sources (path, format, size, hash, imported_at, importer) VALUES (?,?,?,?,?,?)`, path, string(format), size, hash, now, ingest.Version)
+		var id int64
+		err := tx.QueryRow(`INSERT INTO sources (path, format, size, hash, imported_at, importer) VALUES (?,?,?,?,?,?) RETURNING id`,
+			path, string(format), size, hash, now, ingest.Version).Scan(&id)
 		if err != nil {
 			return 0, fmt.Errorf("insert source: %w", err)
 		}
-		return r.LastInsertId()
+		return id, nil
 	}
 	_, err := tx.Exec(`UPDATE sources SET format = ?, size = ?, hash = ?, imported_at = ?, importer = ? WHERE id = ?`, string(format), size, hash, now, ingest.Version, old.id)
 	if err != nil {

@@ -52,7 +52,7 @@ type Experience struct {
 // EnsureMemorySet creates the memory set name unless it exists.
 func (s *Store) EnsureMemorySet(ctx context.Context, name, kind string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT OR IGNORE INTO memory_sets (name, kind, created_at) VALUES (?,?,?)`, name, kind, timeText(time.Now()))
+		_, err := tx.Exec(`INSERT INTO memory_sets (name, kind, created_at) VALUES (?,?,?) ON CONFLICT DO NOTHING`, name, kind, timeText(time.Now()))
 		return err
 	})
 }

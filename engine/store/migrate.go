@@ -42,16 +42,16 @@ func futureError(path string, v int) error {
 }
 
 // migrate brings db forward to schema version target, one transaction per
-// migration, each setting user_version as it commits. Migrations are
-// forward-only: there is no way down.
-func migrate(db *sql.DB, target int) error {
+// migration, each recording the version it reaches as it commits.
+// Migrations are forward-only: there is no way down.
+func migrate(db *sql.DB, d dialect, target int) error {
 	for {
 		tx, err := db.Begin()
 		if err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}
-		var v int
-		if err := tx.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		v, err := d.schemaVersion(tx)
+		if err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate: read the schema version: %w", err)
 		}
@@ -63,11 +63,11 @@ func migrate(db *sql.DB, target int) error {
 			return tx.Rollback()
 		}
 		m := migrations[v]
-		if _, err := tx.Exec(m.sql); err != nil {
+		if _, err := tx.Exec(d.ddl(m.sql)); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate to version %d (%s): %w", v+1, m.name, err)
 		}
-		if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+		if err := d.setSchemaVersion(tx, v+1); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate to version %d: %w", v+1, err)
 		}

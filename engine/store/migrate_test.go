@@ -38,7 +38,7 @@ func createAt(t *testing.T, dir string, v int) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := migrate(db, v); err != nil {
+	if err := migrate(db, sqliteDialect{}, v); err != nil {
 		t.Fatalf("migrate to %d: %v", v, err)
 	}
 	for i := 0; i < v; i++ {

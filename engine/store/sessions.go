@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -47,7 +48,7 @@ const sessionInfoQuery = `SELECT s.key, s.sid, s.format, s.agent, s.title, s.sou
 // returning at most limit (all when limit <= 0).
 func (s *Store) Sessions(ctx context.Context, offset, limit int) ([]SessionInfo, error) {
 	if limit <= 0 {
-		limit = -1
+		limit = math.MaxInt64
 	}
 	rows, err := s.read.QueryContext(ctx, sessionInfoQuery+` ORDER BY s.started DESC, s.id LIMIT ? OFFSET ?`, limit, max(offset, 0))
 	if err != nil {

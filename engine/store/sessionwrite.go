@@ -63,15 +63,12 @@ func insertSession(w *txWriter, srcID int64, ss *session.Session) (SessionChange
 		return SessionChange{}, err
 	}
 	now := timeText(time.Now())
-	r, err := w.tx.Exec(`INSERT INTO sessions (key, source_id, sid, format, version, agent, source, title, cwd, started, diagnostics, imported_at, updated_at, size, recorded)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, key, srcID, ss.ID, string(ss.Format), ss.Version, ss.Agent, ss.Source, ss.Title, ss.CWD,
-		timeText(ss.Started), diags, now, now, ss.Size, recordedText(ss.Recorded))
+	var id int64
+	err = w.tx.QueryRow(`INSERT INTO sessions (key, source_id, sid, format, version, agent, source, title, cwd, started, diagnostics, imported_at, updated_at, size, recorded)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`, key, srcID, ss.ID, string(ss.Format), ss.Version, ss.Agent, ss.Source, ss.Title, ss.CWD,
+		timeText(ss.Started), diags, now, now, ss.Size, recordedText(ss.Recorded)).Scan(&id)
 	if err != nil {
 		return SessionChange{}, fmt.Errorf("insert session: %w", err)
-	}
-	id, err := r.LastInsertId()
-	if err != nil {
-		return SessionChange{}, err
 	}
 	if err := insertThreads(w, id, 0, ss.Threads); err != nil {
 		return SessionChange{}, err

@@ -19,6 +19,7 @@ const DBName = "workspace.db"
 // Store is an open workspace. Its methods are safe for concurrent use.
 type Store struct {
 	dir   string
+	d     dialect
 	write *sql.DB // one connection: the single writer
 	read  *sql.DB // query-only connections for readers
 }
@@ -76,7 +77,7 @@ func Open(dir string) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	if err := migrate(w, len(migrations)); err != nil {
+	if err := migrate(w, sqliteDialect{}, len(migrations)); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
@@ -90,7 +91,7 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
-	return &Store{dir: dir, write: w, read: r}, nil
+	return &Store{dir: dir, d: sqliteDialect{}, write: w, read: r}, nil
 }
 
 // privateFiles makes the files that exist of paths readable and writable
@@ -125,11 +126,16 @@ func dsn(path string, readOnly bool) string {
 // Dir returns the workspace directory.
 func (s *Store) Dir() string { return s.dir }
 
-// Close checkpoints the write-ahead log and closes the database.
+// Close checkpoints the write-ahead log (of SQLite) and closes the
+// database.
 func (s *Store) Close() error {
-	_, cerr := s.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
-	return errors.Join(s.read.Close(), s.write.Close(), ignoreBusy(cerr))
+	cerr := s.d.checkpoint(s.write)
+	return errors.Join(s.read.Close(), s.write.Close(), cerr)
 }
+
+// Engine names the database engine the workspace lives in: "sqlite" or
+// "postgres".
+func (s *Store) Engine() string { return s.d.name() }
 
 // ignoreBusy drops the error of a checkpoint that a concurrent reader
 // prevented: the log is then checkpointed later and nothing is lost.
@@ -140,11 +146,11 @@ func ignoreBusy(err error) error {
 	return err
 }
 
-// IntegrityCheck runs PRAGMA integrity_check and returns its verdict:
-// "ok" for a sound database.
+// IntegrityCheck checks the database (PRAGMA integrity_check in SQLite)
+// and returns its verdict: "ok" for a sound database.
 func (s *Store) IntegrityCheck() (string, error) {
-	var verdict string
-	if err := s.read.QueryRow("PRAGMA integrity_check").Scan(&verdict); err != nil {
+	verdict, err := s.d.integrityCheck(s.read)
+	if err != nil {
 		return "", fmt.Errorf("store: integrity check: %w", err)
 	}
 	return verdict, nil
@@ -152,17 +158,18 @@ func (s *Store) IntegrityCheck() (string, error) {
 
 // SchemaVersion returns the schema version of the open database.
 func (s *Store) SchemaVersion() (int, error) {
-	var v int
-	err := s.read.QueryRow("PRAGMA user_version").Scan(&v)
-	return v, err
+	tx, err := s.read.Begin()
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	return s.d.schemaVersion(tx)
 }
 
 // escapePath escapes a file path for a file: URI.
 func escapePath(path string) string { return (&url.URL{Path: path}).EscapedPath() }
 
-// Checkpoint copies the write-ahead log into the database file and
-// truncates the log, so that the file's size is the workspace's.
-func (s *Store) Checkpoint() error {
-	_, err := s.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
-	return ignoreBusy(err)
-}
+// Checkpoint copies SQLite's write-ahead log into the database file and
+// truncates the log, so that the file's size is the workspace's. It does
+// nothing for PostgreSQL.
+func (s *Store) Checkpoint() error { return s.d.checkpoint(s.write) }

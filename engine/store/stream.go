@@ -131,13 +131,12 @@ func (sw *streamWriter) reuse(act Action) (SessionChange, error) {
 // finish gives it its real key once the decoder knows the session's id.
 func (sw *streamWriter) insertSessionRow() error {
 	now := timeText(time.Now())
-	r, err := sw.w.tx.Exec(`INSERT INTO sessions (key, source_id, sid, format, version, agent, source, title, cwd, started, diagnostics, imported_at, updated_at)
-		VALUES (?,?,?,'','','','','','','','[]',?,?)`, fmt.Sprintf("\x00importing-%d", sw.srcID), sw.srcID, fmt.Sprintf("\x00%d", sw.srcID), now, now)
+	err := sw.w.tx.QueryRow(`INSERT INTO sessions (key, source_id, sid, format, version, agent, source, title, cwd, started, diagnostics, imported_at, updated_at)
+		VALUES (?,?,?,'',0,'','','','','','[]',?,?) RETURNING id`, fmt.Sprintf("\x00importing-%d", sw.srcID), sw.srcID, fmt.Sprintf("\x00%d", sw.srcID), now, now).Scan(&sw.id)
 	if err != nil {
 		return fmt.Errorf("insert session: %w", err)
 	}
-	sw.id, err = r.LastInsertId()
-	return err
+	return nil
 }
 
 // update writes one change the decoder made.

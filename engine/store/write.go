@@ -27,13 +27,13 @@ func newTxWriter(tx *sql.Tx) (*txWriter, error) {
 		st, err = tx.Prepare(q)
 		return st
 	}
-	w.thread = prep(`INSERT INTO threads (session_id, ord, tid, kind, parent_tid, title, leaf_id) VALUES (?,?,?,?,?,?,?)`)
+	w.thread = prep(`INSERT INTO threads (session_id, ord, tid, kind, parent_tid, title, leaf_id) VALUES (?,?,?,?,?,?,?) RETURNING id`)
 	w.entry = prep(`INSERT INTO entries (thread_id, ord, eid, parent_eid, line, time, kind, type, value, target, raw,
 		summary, first_kept, tokens_before, role, origin, msg_id, provider, model, stop_reason, error, msg_time, excluded, blocks_empty, usage)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`)
 	w.block = prep(`INSERT INTO blocks (entry_id, parent_id, ord, type, text, text_blob, redacted, tool_call_id, tool_name,
-		arguments, arguments_blob, is_error, details, mime, content_empty, size, implicit) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-	w.blob = prep(`INSERT OR IGNORE INTO blobs (hash, size, data) VALUES (?,?,?)`)
+		arguments, arguments_blob, is_error, details, mime, content_empty, size, implicit) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`)
+	w.blob = prep(`INSERT INTO blobs (hash, size, data) VALUES (?,?,?) ON CONFLICT DO NOTHING`)
 	if err != nil {
 		w.close()
 		return nil, fmt.Errorf("prepare: %w", err)
@@ -51,11 +51,11 @@ func (w *txWriter) close() {
 
 // insertThread writes a thread row without its entries.
 func (w *txWriter) insertThread(sessionID int64, ord int, t *session.Thread) (int64, error) {
-	res, err := w.thread.Exec(sessionID, ord, t.ID, string(t.Kind), t.ParentID, t.Title, t.LeafID)
-	if err != nil {
+	var id int64
+	if err := w.thread.QueryRow(sessionID, ord, t.ID, string(t.Kind), t.ParentID, t.Title, t.LeafID).Scan(&id); err != nil {
 		return 0, fmt.Errorf("insert thread %q: %w", t.ID, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // insertEntries writes entries as positions from, from+1, ... of a thread.
@@ -85,16 +85,12 @@ func (w *txWriter) insertEntry(threadID int64, ord int, e *session.Entry) error 
 	} else {
 		args = append(args, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 	}
-	res, err := w.entry.Exec(args...)
-	if err != nil {
+	var id int64
+	if err := w.entry.QueryRow(args...).Scan(&id); err != nil {
 		return fmt.Errorf("insert entry %q (line %d): %w", e.ID, e.Line, err)
 	}
 	if e.Message == nil || len(e.Message.Blocks) == 0 {
 		return nil
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return err
 	}
 	return w.insertBlocks(id, sql.NullInt64{}, e.Message.Blocks)
 }
@@ -116,17 +112,14 @@ func (w *txWriter) insertBlocks(entryID int64, parent sql.NullInt64, bs []sessio
 		if err != nil {
 			return err
 		}
-		res, err := w.block.Exec(entryID, parent, i, string(b.Type), textInline, textRef, b.Redacted, b.ToolCallID, b.ToolName,
-			argsInline, argsRef, b.IsError, nullBytes(b.Details), b.MIME, b.Content != nil && len(b.Content) == 0, b.Size, b.Implicit)
+		var id int64
+		err = w.block.QueryRow(entryID, parent, i, string(b.Type), textInline, textRef, b.Redacted, b.ToolCallID, b.ToolName,
+			argsInline, argsRef, b.IsError, nullBytes(b.Details), b.MIME, b.Content != nil && len(b.Content) == 0, b.Size, b.Implicit).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("insert block: %w", err)
 		}
 		if len(b.Content) == 0 {
 			continue
-		}
-		id, err := res.LastInsertId()
-		if err != nil {
-			return err
 		}
 		if err := w.insertBlocks(entryID, sql.NullInt64{Int64: id, Valid: true}, b.Content); err != nil {
 			return err

@@ -42,6 +42,10 @@ type Options struct {
 	// Workspace is the workspace directory; "" means the default location
 	// (store.DefaultDir).
 	Workspace string
+	// Store, when not "", is the PostgreSQL database (a postgres:// URL)
+	// the workspace lives in, shared with other ctxscope servers; the
+	// workspace directory then keeps this process's search index.
+	Store string
 	// Initial is a session file to import and open at start.
 	Initial string
 	// Log receives one line per notable event; nil means os.Stderr.
@@ -89,7 +93,7 @@ func New(opts Options) (*App, error) {
 	if a.home == "" {
 		a.home = userHome()
 	}
-	ws, rebuilt, err := search.OpenWorkspace(opts.Workspace)
+	ws, rebuilt, err := search.OpenWorkspace(opts.Workspace, opts.Store)
 	if err != nil {
 		return nil, fmt.Errorf("open the workspace: %w", err)
 	}

@@ -23,7 +23,7 @@ func TestMemoryKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, _, err := OpenWorkspace(t.TempDir())
+	w, _, err := OpenWorkspace(t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

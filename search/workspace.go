@@ -27,10 +27,13 @@ type Workspace struct {
 }
 
 // OpenWorkspace opens the workspace in dir ("" for [store.DefaultDir])
-// and its index. Rebuilt reports an index that was rebuilt because its
-// mapping changed; the next sync refills it.
-func OpenWorkspace(dir string) (w *Workspace, rebuilt bool, err error) {
-	st, err := store.Open(dir)
+// and its index. The store is the SQLite database in dir, or the
+// PostgreSQL database named by database when it is not "" (see
+// [store.OpenLocation]); the index is in dir either way. Rebuilt reports
+// an index that was rebuilt because its mapping changed; the next sync
+// refills it.
+func OpenWorkspace(dir, database string) (w *Workspace, rebuilt bool, err error) {
+	st, err := store.OpenLocation(context.Background(), dir, database)
 	if err != nil {
 		return nil, false, err
 	}
@@ -48,8 +51,8 @@ func OpenWorkspace(dir string) (w *Workspace, rebuilt bool, err error) {
 // listed, loaded and imported (the holder indexes them on its next
 // search), while searching returns the [InUseError] that [Workspace.Held]
 // also reports.
-func OpenWorkspaceShared(dir string) (w *Workspace, rebuilt bool, err error) {
-	st, err := store.Open(dir)
+func OpenWorkspaceShared(dir, database string) (w *Workspace, rebuilt bool, err error) {
+	st, err := store.OpenLocation(context.Background(), dir, database)
 	if err != nil {
 		return nil, false, err
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestWorkspaceServices(t *testing.T) {
-	w, rebuilt, err := OpenWorkspace(t.TempDir())
+	w, rebuilt, err := OpenWorkspace(t.TempDir(), "")
 	if err != nil || rebuilt {
 		t.Fatalf("open: %v %v", rebuilt, err)
 	}
@@ -102,7 +102,7 @@ func TestSearchDuringSyncAndRebuild(t *testing.T) {
 // TestImportUnindexed stores without indexing; the next search catches
 // the index up before it runs.
 func TestImportUnindexed(t *testing.T) {
-	w, _, err := OpenWorkspace(t.TempDir())
+	w, _, err := OpenWorkspace(t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestWorkspaceIsPrivate(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w, _, err := OpenWorkspace(dir)
+	w, _, err := OpenWorkspace(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func OpenCallLog() (io.WriteCloser, error) {
 // is opened when CTXSCOPE_CALL_LOG asks for it. The returned release closes
 // the call log; call it once the app is closed.
 func NewApp(env *Env, initial string, log io.Writer) (a *app.App, release func(), err error) {
-	opts := app.Options{Workspace: env.Workspace, Initial: initial, Log: log, NoGuide: env.NoGuide}
+	opts := app.Options{Workspace: env.Workspace, Store: env.Store, Initial: initial, Log: log, NoGuide: env.NoGuide}
 	calls, err := OpenCallLog()
 	if err != nil {
 		return nil, nil, err

@@ -25,6 +25,11 @@ type Env struct {
 	// Workspace is the workspace directory chosen with --workspace, or ""
 	// for the default location.
 	Workspace string
+	// Store is the PostgreSQL database chosen with --store (or the
+	// CTXSCOPE_STORE environment variable, which keeps a password out of
+	// the process list), or "" for the workspace directory's SQLite
+	// database.
+	Store string
 	// NoGuide is set by --no-guide: the window and serve mode do not show
 	// the first-run guide (scripted and test runs).
 	NoGuide bool
@@ -99,6 +104,9 @@ func Run(args []string, env *Env) int {
 
 // globalFlags consumes the flags that apply to every command.
 func globalFlags(args []string, env *Env) ([]string, error) {
+	if env.Store == "" {
+		env.Store = os.Getenv("CTXSCOPE_STORE")
+	}
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -111,6 +119,14 @@ func globalFlags(args []string, env *Env) ([]string, error) {
 			i++
 		case strings.HasPrefix(a, "--workspace="):
 			env.Workspace = strings.TrimPrefix(a, "--workspace=")
+		case a == "--store" || a == "-store":
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("--store needs a postgres:// URL")
+			}
+			env.Store = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--store="):
+			env.Store = strings.TrimPrefix(a, "--store=")
 		case a == "--no-guide" || a == "-no-guide":
 			env.NoGuide = true
 		default:
@@ -145,6 +161,9 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "global flags:")
 	fmt.Fprintln(w, "  --workspace DIR  use DIR as the workspace instead of the default")
+	fmt.Fprintln(w, "  --store URL      keep the workspace in the PostgreSQL database at URL")
+	fmt.Fprintln(w, "                   (postgres://…; or set CTXSCOPE_STORE), shared with other")
+	fmt.Fprintln(w, "                   ctxscope servers; DIR then holds this server's search index")
 	fmt.Fprintln(w, "  --no-guide       do not show the first-run guide (for scripted runs)")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'ctxscope COMMAND -h' for a command's flags.")

@@ -131,7 +131,7 @@ func BenchmarkFootprint(b *testing.B) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		var xs []*retrieve.Index
-		ws, _, err := search.OpenWorkspace(b.TempDir())
+		ws, _, err := search.OpenWorkspace(b.TempDir(), "")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -197,7 +197,7 @@ func TestMemoryBuildFromSession(t *testing.T) {
 // process would.
 func readMemory(t *testing.T, ws, id string) (*memory.Memory, error) {
 	t.Helper()
-	w, _, err := search.OpenWorkspace(ws)
+	w, _, err := search.OpenWorkspace(ws, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func readMemory(t *testing.T, ws, id string) (*memory.Memory, error) {
 
 func listMemories(t *testing.T, ws string) []string {
 	t.Helper()
-	w, _, err := search.OpenWorkspace(ws)
+	w, _, err := search.OpenWorkspace(ws, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func runSessions(env *Env, args []string) error {
 		return usageError("sessions takes no arguments")
 	}
 	// Listing needs the store alone, which other processes share.
-	st, err := store.Open(env.Workspace)
+	st, err := store.OpenLocation(context.Background(), env.Workspace, env.Store)
 	if err != nil {
 		return err
 	}

@@ -3,17 +3,15 @@ package cli
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
-	"ctxscope/engine/store"
 	"ctxscope/search"
 )
 
 // openWorkspace opens the workspace chosen with --workspace (or the
 // default one) with its search index.
 func openWorkspace(env *Env) (*search.Workspace, error) {
-	w, rebuilt, err := search.OpenWorkspace(env.Workspace)
+	w, rebuilt, err := search.OpenWorkspace(env.Workspace, env.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +27,7 @@ func openWorkspace(env *Env) (*search.Workspace, error) {
 // opens without it, and that process indexes what changed on its next
 // search.
 func openSharedWorkspace(env *Env) (*search.Workspace, error) {
-	w, rebuilt, err := search.OpenWorkspaceShared(env.Workspace)
+	w, rebuilt, err := search.OpenWorkspaceShared(env.Workspace, env.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +39,7 @@ func openSharedWorkspace(env *Env) (*search.Workspace, error) {
 
 // sizes are the bytes a workspace takes on disk.
 type sizes struct {
-	Database int64 `json:"databaseBytes"` // workspace.db after a checkpoint
+	Database int64 `json:"databaseBytes"` // the store's database (workspace.db after a checkpoint)
 	Index    int64 `json:"indexBytes"`    // the search index directory
 }
 
@@ -56,13 +54,12 @@ func workspaceSize(ws *search.Workspace) (sizes, error) {
 		return sizes{}, err
 	}
 	var s sizes
-	dir := ws.Store.Dir()
-	for _, name := range []string{store.DBName, store.DBName + "-wal"} {
-		if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			s.Database += st.Size()
-		}
+	var err error
+	if s.Database, err = ws.Store.DatabaseBytes(); err != nil {
+		return sizes{}, err
 	}
-	err := filepath.WalkDir(filepath.Join(dir, search.DirName), func(_ string, d fs.DirEntry, err error) error {
+	dir := ws.Store.Dir()
+	err = filepath.WalkDir(filepath.Join(dir, search.DirName), func(_ string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

@@ -2,7 +2,10 @@ package store
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 )
 
 // dialect is what differs between the database engines a workspace can
@@ -30,6 +33,8 @@ type dialect interface {
 	// database or what is wrong.
 	checkpoint(db *sql.DB) error
 	integrityCheck(db *sql.DB) (string, error)
+	// size is how many bytes the workspace's database takes.
+	size(s *Store) (int64, error)
 }
 
 // sqliteDialect is a workspace in an SQLite file. The schema version is
@@ -57,6 +62,20 @@ func (sqliteDialect) aliasesJSON() string {
 func (sqliteDialect) checkpoint(db *sql.DB) error {
 	_, err := db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	return ignoreBusy(err)
+}
+
+func (sqliteDialect) size(s *Store) (int64, error) {
+	var n int64
+	for _, name := range []string{DBName, DBName + "-wal"} {
+		st, err := os.Stat(filepath.Join(s.dir, name))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return 0, err
+		}
+		if err == nil {
+			n += st.Size()
+		}
+	}
+	return n, nil
 }
 
 func (sqliteDialect) integrityCheck(db *sql.DB) (verdict string, err error) {

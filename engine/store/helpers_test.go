@@ -59,17 +59,6 @@ func findShared(t testing.TB) ([]string, error) {
 	return files, nil
 }
 
-// openTemp opens a workspace in a fresh temporary directory.
-func openTemp(t testing.TB) *Store {
-	t.Helper()
-	s, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 // mustImport imports path and fails the test on error.
 func mustImport(t testing.TB, s *Store, path string) *ImportResult {
 	t.Helper()
@@ -83,19 +72,8 @@ func mustImport(t testing.TB, s *Store, path string) *ImportResult {
 // rowCounts counts the rows of every table.
 func rowCounts(t testing.TB, s *Store) map[string]int {
 	t.Helper()
-	rows, err := s.read.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for rows.Next() {
-		var n string
-		rows.Scan(&n)
-		names = append(names, n)
-	}
-	rows.Close()
 	out := map[string]int{}
-	for _, n := range names {
+	for _, n := range tableNames(t, s) {
 		var c int
 		if err := s.read.QueryRow(`SELECT count(*) FROM "` + n + `"`).Scan(&c); err != nil {
 			t.Fatal(err)

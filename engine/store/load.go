@@ -181,7 +181,7 @@ func loadBlocks(tx *sql.Tx, sessionID int64, entries map[int64]*session.Entry) e
 // fillBlocks reads the blocks of the entries the query's join and where
 // clause select (the entries are e) into entries, by row id.
 func fillBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args ...any) error {
-	rows, err := tx.Query(`SELECT b.id, b.entry_id, b.parent_id, b.type, COALESCE(b.text, tb.data), b.redacted, b.tool_call_id, b.tool_name,
+	rows, err := tx.Query(`SELECT b.id, b.entry_id, b.parent_id, b.type, b.text, tb.data, b.redacted, b.tool_call_id, b.tool_name,
 		COALESCE(b.arguments, ab.data), b.is_error, b.details, b.mime, b.content_empty, b.size, b.implicit
 		FROM blocks b JOIN entries e ON e.id = b.entry_id
 		LEFT JOIN blobs tb ON tb.hash = b.text_blob LEFT JOIN blobs ab ON ab.hash = b.arguments_blob
@@ -219,14 +219,19 @@ func fillBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args
 // scanBlock reads one row of the blocks query.
 func scanBlock(rows *sql.Rows) (id, entryID int64, parent sql.NullInt64, b session.Block, err error) {
 	var (
-		typ, mime           string
-		text, args, details []byte
-		contentEmpty        bool
+		typ, mime                     string
+		text, textBlob, args, details []byte
+		contentEmpty                  bool
 	)
-	err = rows.Scan(&id, &entryID, &parent, &typ, &text, &b.Redacted, &b.ToolCallID, &b.ToolName,
+	// A text is inline (the text column) or, when large, in the blob
+	// table: bytes in both engines, while the text column is text.
+	err = rows.Scan(&id, &entryID, &parent, &typ, &text, &textBlob, &b.Redacted, &b.ToolCallID, &b.ToolName,
 		&args, &b.IsError, &details, &mime, &contentEmpty, &b.Size, &b.Implicit)
 	if err != nil {
 		return
+	}
+	if text == nil {
+		text = textBlob
 	}
 	b.Type, b.Text, b.MIME = session.BlockType(typ), string(text), mime
 	if args != nil {

@@ -169,6 +169,10 @@ func (s *Store) SchemaVersion() (int, error) {
 // escapePath escapes a file path for a file: URI.
 func escapePath(path string) string { return (&url.URL{Path: path}).EscapedPath() }
 
+// DatabaseBytes returns how many bytes the workspace's database takes:
+// the SQLite file with its write-ahead log, or the PostgreSQL database.
+func (s *Store) DatabaseBytes() (int64, error) { return s.d.size(s) }
+
 // Checkpoint copies SQLite's write-ahead log into the database file and
 // truncates the log, so that the file's size is the workspace's. It does
 // nothing for PostgreSQL.

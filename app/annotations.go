@@ -29,7 +29,7 @@ func queueSetting(set string) string { return "annotate.queue." + set }
 func (a *Annotations) Annotator() (string, error) {
 	a.app.called("Annotations.Annotator")
 	var name string
-	_, err := a.app.ws.Store.Setting(context.Background(), annotatorSetting, &name)
+	_, err := a.app.local.get(annotatorSetting, &name)
 	return name, err
 }
 
@@ -41,7 +41,7 @@ func (a *Annotations) SetAnnotator(name string) (string, error) {
 	if name == "" || len(name) > 64 || strings.IndexFunc(name, unicode.IsControl) >= 0 {
 		return "", fmt.Errorf("an annotator name has 1 to 64 characters and no control characters")
 	}
-	return name, a.app.ws.Store.PutSetting(context.Background(), annotatorSetting, name)
+	return name, a.app.local.put(annotatorSetting, name)
 }
 
 func (a *Annotations) queue(set string) (annotate.Queue, error) {
@@ -50,12 +50,6 @@ func (a *Annotations) queue(set string) (annotate.Queue, error) {
 	return q, err
 }
 
-func (a *Annotations) putQueue(set string, q annotate.Queue) error {
-	if q == nil {
-		q = annotate.Queue{}
-	}
-	return a.app.ws.Store.PutSetting(context.Background(), queueSetting(set), q)
-}
 
 // QueueEntry is a queued question with the current annotator's progress.
 type QueueEntry struct {
@@ -137,12 +131,17 @@ func (a *Annotations) Remove(set, id string) ([]QueueEntry, error) {
 	return a.update(set, func(q annotate.Queue) annotate.Queue { return q.Remove(id) })
 }
 
+// update edits the set's queue in one transaction: servers sharing the
+// workspace that edit it at once each keep their edit.
 func (a *Annotations) update(set string, edit func(annotate.Queue) annotate.Queue) ([]QueueEntry, error) {
-	q, err := a.queue(set)
+	var q annotate.Queue
+	err := a.app.ws.Store.UpdateSetting(context.Background(), queueSetting(set), &q, store.ChangeAnnotations, func() error {
+		if q = edit(q); q == nil {
+			q = annotate.Queue{}
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, err
-	}
-	if err := a.putQueue(set, edit(q)); err != nil {
 		return nil, err
 	}
 	return a.Queue(set)

@@ -73,6 +73,8 @@ type App struct {
 	memory   *Memory
 	annotate *Annotations
 	index    *indexer
+	changes  *changeFeed
+	local    *localSettings
 	callMu   sync.Mutex
 	callLog  io.Writer
 	home     string // where discovery looks for the agents' directories
@@ -101,6 +103,7 @@ func New(opts Options) (*App, error) {
 		a.logf("search index rebuilt for a new mapping")
 	}
 	a.ws = ws
+	a.local = newLocalSettings(a)
 	a.index = newIndexer(a)
 	a.sessions = newSessions(a, opts.Initial)
 	a.ui = &UI{app: a, noGuide: opts.NoGuide}
@@ -113,12 +116,20 @@ func New(opts Options) (*App, error) {
 		ws.Close()
 		return nil, err
 	}
+	if a.changes, err = newChangeFeed(a); err != nil {
+		a.index.close()
+		ws.Close()
+		return nil, fmt.Errorf("follow the workspace's changes: %w", err)
+	}
 	return a, nil
 }
 
 // Close stops following live sessions and closes the workspace.
 func (a *App) Close() error {
 	a.live.close()
+	if a.changes != nil {
+		a.changes.close()
+	}
 	a.index.close()
 	return a.ws.Close()
 }

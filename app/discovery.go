@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"time"
@@ -67,7 +66,7 @@ func (l *Live) Discovery() (Discovery, error) {
 // discoveryOn reads the workspace's discovery setting (off when unset).
 func (l *Live) discoveryOn() (bool, error) {
 	var on bool
-	_, err := l.app.ws.Store.Setting(context.Background(), discoverySetting, &on)
+	_, err := l.app.local.get(discoverySetting, &on)
 	return on, err
 }
 
@@ -76,7 +75,7 @@ func (l *Live) discoveryOn() (bool, error) {
 // the sessions already there, in the background.
 func (l *Live) SetDiscovery(on bool) (Discovery, error) {
 	l.app.called("Live.SetDiscovery", on)
-	if err := l.app.ws.Store.PutSetting(context.Background(), discoverySetting, on); err != nil {
+	if err := l.app.local.put(discoverySetting, on); err != nil {
 		return Discovery{}, err
 	}
 	if on {

@@ -225,7 +225,7 @@ const llmSetting = "memory.llm"
 func (s *Memory) LLMSettings() (LLM, error) {
 	s.app.called("Memory.LLMSettings")
 	var cfg LLM
-	if _, err := s.app.ws.Store.Setting(context.Background(), llmSetting, &cfg); err != nil {
+	if _, err := s.app.local.get(llmSetting, &cfg); err != nil {
 		return cfg, err
 	}
 	cfg.KeySet = os.Getenv("CTXSCOPE_LLM_KEY") != "" || os.Getenv("OPENAI_API_KEY") != ""
@@ -236,7 +236,7 @@ func (s *Memory) LLMSettings() (LLM, error) {
 // OpenAI-compatible chat-completions endpoint.
 func (s *Memory) SetLLMSettings(url, model string) (LLM, error) {
 	s.app.called("Memory.SetLLMSettings", url, model)
-	if err := s.app.ws.Store.PutSetting(context.Background(), llmSetting, LLM{URL: url, Model: model}); err != nil {
+	if err := s.app.local.put(llmSetting, LLM{URL: url, Model: model}); err != nil {
 		return LLM{}, err
 	}
 	return s.LLMSettings()

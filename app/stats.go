@@ -73,7 +73,7 @@ func (s *Sessions) statsOf(key string) (sessionStats, error) {
 // seen returns how many requests of a session the user has seen.
 func (s *Sessions) seen(key string) int {
 	var n int
-	s.app.ws.Store.Setting(context.Background(), seenSetting(key), &n)
+	s.app.local.get(seenSetting(key), &n)
 	return n
 }
 
@@ -87,5 +87,5 @@ func (s *Sessions) MarkSeen(key string, requests int) error {
 	if _, err := s.get(key); err != nil {
 		return err
 	}
-	return s.app.ws.Store.PutSetting(context.Background(), seenSetting(key), requests)
+	return s.app.local.put(seenSetting(key), requests)
 }

@@ -1,7 +1,5 @@
 package app
 
-import "context"
-
 // UI is the bound service for facts about the host, the first-run guide,
 // and the frontend's own progress reports.
 type UI struct {
@@ -38,7 +36,7 @@ func (u *UI) Environment() Environment {
 // blocks a workspace it cannot remember closing in.
 func (u *UI) guideSeen() bool {
 	var seen bool
-	_, err := u.app.ws.Store.Setting(context.Background(), guideSetting, &seen)
+	_, err := u.app.local.get(guideSetting, &seen)
 	return err != nil || seen
 }
 
@@ -46,7 +44,7 @@ func (u *UI) guideSeen() bool {
 // not show again in this workspace.
 func (u *UI) GuideSeen() error {
 	u.app.called("UI.GuideSeen")
-	return u.app.ws.Store.PutSetting(context.Background(), guideSetting, true)
+	return u.app.local.put(guideSetting, true)
 }
 
 // Rendered is called by the frontend when a view has finished drawing. It

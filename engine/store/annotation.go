@@ -34,7 +34,7 @@ func (s *Store) PutAnnotation(ctx context.Context, a Annotation) (int64, error) 
 		if err != nil {
 			return fmt.Errorf("store annotation: %w", err)
 		}
-		return nil
+		return recordChange(tx, ChangeAnnotations)
 	})
 	return id, err
 }
@@ -72,7 +72,7 @@ func (s *Store) DeleteAnnotation(ctx context.Context, id int64) error {
 		if n, _ := r.RowsAffected(); n == 0 {
 			return fmt.Errorf("annotation %d: %w", id, ErrNotFound)
 		}
-		return nil
+		return recordChange(tx, ChangeAnnotations)
 	})
 }
 

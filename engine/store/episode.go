@@ -69,6 +69,9 @@ func (s *Store) PutEpisodes(ctx context.Context, key, origin string, eps []Episo
 		if err := writeEpisodes(tx, id, origin, eps); err != nil {
 			return err
 		}
+		if err := recordChange(tx, ChangeSessions); err != nil {
+			return err
+		}
 		return bumpRevision(tx, id)
 	})
 }

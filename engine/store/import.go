@@ -139,6 +139,9 @@ func (s *Store) importFile(ctx context.Context, abs string, rewrite bool) (*Impo
 		if err != nil {
 			return err
 		}
+		if err := recordChange(tx, ChangeSessions); err != nil {
+			return err
+		}
 		if ingest.CanStream(im, head) {
 			c, err := streamSession(tx, srcID, act, body, abs)
 			if err != nil {

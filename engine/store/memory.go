@@ -52,8 +52,14 @@ type Experience struct {
 // EnsureMemorySet creates the memory set name unless it exists.
 func (s *Store) EnsureMemorySet(ctx context.Context, name, kind string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO memory_sets (name, kind, created_at) VALUES (?,?,?) ON CONFLICT DO NOTHING`, name, kind, timeText(time.Now()))
-		return err
+		r, err := tx.Exec(`INSERT INTO memory_sets (name, kind, created_at) VALUES (?,?,?) ON CONFLICT DO NOTHING`, name, kind, timeText(time.Now()))
+		if err != nil {
+			return err
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			return nil
+		}
+		return recordChange(tx, ChangeMemory)
 	})
 }
 
@@ -87,7 +93,7 @@ func (s *Store) DeleteMemorySet(ctx context.Context, name string) error {
 		if n, _ := r.RowsAffected(); n == 0 {
 			return fmt.Errorf("memory set %q: %w", name, ErrNotFound)
 		}
-		return nil
+		return recordChange(tx, ChangeMemory)
 	})
 }
 
@@ -106,8 +112,10 @@ func (s *Store) inSet(ctx context.Context, name string, fn func(tx *sql.Tx, set 
 		if err := fn(tx, id); err != nil {
 			return err
 		}
-		_, err = tx.Exec(`UPDATE memory_sets SET revision = revision + 1 WHERE id = ?`, id)
-		return err
+		if _, err = tx.Exec(`UPDATE memory_sets SET revision = revision + 1 WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return recordChange(tx, ChangeMemory)
 	})
 }
 

@@ -48,6 +48,9 @@ func (s *Store) ReplaceMemorySet(ctx context.Context, name, kind string, d Memor
 		if _, err := tx.Exec(`UPDATE memory_sets SET metadata = ?, revision = revision + 1 WHERE id = ?`, jsonObject(d.Metadata), id); err != nil {
 			return err
 		}
+		if err := recordChange(tx, ChangeMemory); err != nil {
+			return err
+		}
 		return putMemoryData(tx, id, d)
 	})
 }

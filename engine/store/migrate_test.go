@@ -27,6 +27,7 @@ var seeds = []string{
 	 INSERT INTO blocks (entry_id, ord, type, redacted, tool_call_id, tool_name, is_error, mime, content_empty, size)
 	 VALUES ((SELECT id FROM entries LIMIT 1), 0, 'opaque', 0, '', '', 0, '', 0, 1234);`,
 	`UPDATE sessions SET size = 5, recorded = '{"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0},"from":"x"}' WHERE id = 1;`,
+	`INSERT INTO changes (kind, at) VALUES ('sessions', '');`,
 }
 
 // createAt builds a workspace database at schema version v with the seed

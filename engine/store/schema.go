@@ -17,6 +17,7 @@ var migrations = []migration{
 	{"memory set metadata", schemaMemoryMetadata},
 	{"opaque blocks and importer versions", schemaOpaque},
 	{"a session's share of its source and the agent's totals", schemaSessionSize},
+	{"the change feed", schemaChanges},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,

@@ -110,6 +110,9 @@ func (s *Store) DeleteSession(ctx context.Context, key string) error {
 		if _, err := tx.Exec(`DELETE FROM sources WHERE id = ? AND NOT EXISTS (SELECT 1 FROM sessions WHERE source_id = ?)`, src, src); err != nil {
 			return fmt.Errorf("delete source: %w", err)
 		}
+		if err := recordChange(tx, ChangeSessions); err != nil {
+			return err
+		}
 		return gcBlobs(tx)
 	})
 }

@@ -969,6 +969,11 @@ export interface Why {
   session?: number;
 }
 
+// WorkspaceChanged is app.WorkspaceChanged.
+export interface WorkspaceChanged {
+  kinds: string[];
+}
+
 // Sessions is the Sessions service.
 export const Sessions = {
   List: () => call<SessionInfo[]>('Sessions', 'List'),

@@ -50,7 +50,6 @@ func (a *Annotations) queue(set string) (annotate.Queue, error) {
 	return q, err
 }
 
-
 // QueueEntry is a queued question with the current annotator's progress.
 type QueueEntry struct {
 	annotate.Question

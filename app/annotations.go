@@ -25,18 +25,42 @@ const annotatorSetting = "annotate.annotator"
 func queueSetting(set string) string { return "annotate.queue." + set }
 
 // Annotator returns the annotator name marks are made under, "" when none
-// is set.
+// is set: on a shared server, the name of the signed-in user's token;
+// otherwise the name this app's user set.
 func (a *Annotations) Annotator() (string, error) {
+	return a.annotator(context.Background())
+}
+
+func (a *Annotations) annotator(ctx context.Context) (string, error) {
 	a.app.called("Annotations.Annotator")
+	return a.who(ctx)
+}
+
+// who is the annotator of a call.
+func (a *Annotations) who(ctx context.Context) (string, error) {
+	if user := userOf(ctx); user != "" {
+		return user, nil
+	}
 	var name string
 	_, err := a.app.local.get(annotatorSetting, &name)
 	return name, err
 }
 
 // SetAnnotator sets the annotator name: 1 to 64 characters, no control
-// characters.
+// characters. A signed-in user of a shared server annotates under their
+// token's name and cannot take another.
 func (a *Annotations) SetAnnotator(name string) (string, error) {
+	return a.setAnnotator(context.Background(), name)
+}
+
+func (a *Annotations) setAnnotator(ctx context.Context, name string) (string, error) {
 	a.app.called("Annotations.SetAnnotator", name)
+	if user := userOf(ctx); user != "" {
+		if strings.TrimSpace(name) != user {
+			return "", fmt.Errorf("signed in as %s: your marks are made under that name", user)
+		}
+		return user, nil
+	}
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 64 || strings.IndexFunc(name, unicode.IsControl) >= 0 {
 		return "", fmt.Errorf("an annotator name has 1 to 64 characters and no control characters")
@@ -64,12 +88,21 @@ type QueueEntry struct {
 
 // Queue returns the set's queue with the current annotator's progress.
 func (a *Annotations) Queue(set string) ([]QueueEntry, error) {
+	return a.queueEntries(context.Background(), set)
+}
+
+func (a *Annotations) queueEntries(ctx context.Context, set string) ([]QueueEntry, error) {
 	a.app.called("Annotations.Queue", set)
+	return a.entries(ctx, set)
+}
+
+// entries is the set's queue with the progress of the call's annotator.
+func (a *Annotations) entries(ctx context.Context, set string) ([]QueueEntry, error) {
 	q, err := a.queue(set)
 	if err != nil {
 		return nil, err
 	}
-	who, err := a.Annotator()
+	who, err := a.who(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +129,10 @@ func (a *Annotations) Queue(set string) ([]QueueEntry, error) {
 
 // AddLoCoMo queues LoCoMo questions by index.
 func (a *Annotations) AddLoCoMo(set string, indexes []int) ([]QueueEntry, error) {
+	return a.addLoCoMo(context.Background(), set, indexes)
+}
+
+func (a *Annotations) addLoCoMo(ctx context.Context, set string, indexes []int) ([]QueueEntry, error) {
 	a.app.called("Annotations.AddLoCoMo", set, indexes)
 	qs, err := a.mem.Questions(set)
 	if err != nil {
@@ -108,11 +145,15 @@ func (a *Annotations) AddLoCoMo(set string, indexes []int) ([]QueueEntry, error)
 		}
 		add = append(add, annotate.LoCoMo(i))
 	}
-	return a.update(set, func(q annotate.Queue) annotate.Queue { return q.Add(add...) })
+	return a.update(ctx, set, func(q annotate.Queue) annotate.Queue { return q.Add(add...) })
 }
 
 // AddCustom queues a question the user wrote.
 func (a *Annotations) AddCustom(set, text string) ([]QueueEntry, error) {
+	return a.addCustom(context.Background(), set, text)
+}
+
+func (a *Annotations) addCustom(ctx context.Context, set, text string) ([]QueueEntry, error) {
 	a.app.called("Annotations.AddCustom", set, text)
 	if _, err := a.mem.get(set); err != nil {
 		return nil, err
@@ -121,20 +162,24 @@ func (a *Annotations) AddCustom(set, text string) ([]QueueEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.update(set, func(q annotate.Queue) annotate.Queue { return q.Add(c) })
+	return a.update(ctx, set, func(q annotate.Queue) annotate.Queue { return q.Add(c) })
 }
 
 // Remove takes a question off the queue; its marks stay.
 func (a *Annotations) Remove(set, id string) ([]QueueEntry, error) {
+	return a.remove(context.Background(), set, id)
+}
+
+func (a *Annotations) remove(ctx context.Context, set, id string) ([]QueueEntry, error) {
 	a.app.called("Annotations.Remove", set, id)
-	return a.update(set, func(q annotate.Queue) annotate.Queue { return q.Remove(id) })
+	return a.update(ctx, set, func(q annotate.Queue) annotate.Queue { return q.Remove(id) })
 }
 
 // update edits the set's queue in one transaction: servers sharing the
 // workspace that edit it at once each keep their edit.
-func (a *Annotations) update(set string, edit func(annotate.Queue) annotate.Queue) ([]QueueEntry, error) {
+func (a *Annotations) update(ctx context.Context, set string, edit func(annotate.Queue) annotate.Queue) ([]QueueEntry, error) {
 	var q annotate.Queue
-	err := a.app.ws.Store.UpdateSetting(context.Background(), queueSetting(set), &q, store.ChangeAnnotations, func() error {
+	err := a.app.ws.Store.UpdateSetting(ctx, queueSetting(set), &q, store.ChangeAnnotations, func() error {
 		if q = edit(q); q == nil {
 			q = annotate.Queue{}
 		}
@@ -143,7 +188,7 @@ func (a *Annotations) update(set string, edit func(annotate.Queue) annotate.Queu
 	if err != nil {
 		return nil, err
 	}
-	return a.Queue(set)
+	return a.entries(ctx, set)
 }
 
 // TaskItem is a retrieved item to judge, with the annotator's mark.
@@ -169,6 +214,10 @@ type Task struct {
 // Task returns a queued question's retrieved items (default retrieval)
 // with the current annotator's marks.
 func (a *Annotations) Task(set, question string) (*Task, error) {
+	return a.taskOf(context.Background(), set, question)
+}
+
+func (a *Annotations) taskOf(ctx context.Context, set, question string) (*Task, error) {
 	a.app.called("Annotations.Task", set, question)
 	q, err := a.queue(set)
 	if err != nil {
@@ -178,7 +227,7 @@ func (a *Annotations) Task(set, question string) (*Task, error) {
 	if !ok {
 		return nil, fmt.Errorf("question %q is not in the queue of %s", question, set)
 	}
-	who, err := a.Annotator()
+	who, err := a.who(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -234,8 +283,12 @@ type Mark struct {
 
 // Mark stores a judgement at once, under the current annotator.
 func (a *Annotations) Mark(m Mark) (store.Annotation, error) {
+	return a.mark(context.Background(), m)
+}
+
+func (a *Annotations) mark(ctx context.Context, m Mark) (store.Annotation, error) {
 	a.app.called("Annotations.Mark", m)
-	who, err := a.Annotator()
+	who, err := a.who(ctx)
 	if err != nil {
 		return store.Annotation{}, err
 	}
@@ -256,7 +309,7 @@ func (a *Annotations) Mark(m Mark) (store.Annotation, error) {
 		return store.Annotation{}, fmt.Errorf("notes are longer than 4,000 bytes")
 	}
 	ann := store.Annotation{Scope: m.Set, Question: m.Question, Item: m.Item, Annotator: who, Helpful: m.Helpful, Sufficient: m.Sufficient, Notes: m.Notes}
-	id, err := a.app.ws.Store.PutAnnotation(context.Background(), ann)
+	id, err := a.app.ws.Store.PutAnnotation(ctx, ann)
 	ann.ID = id
 	return ann, err
 }

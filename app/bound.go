@@ -108,19 +108,30 @@ func (a *App) dispatch() map[string]reflect.Value {
 				a.dispatchTable[svc+"."+m] = v.MethodByName(m)
 			}
 		}
-		for name, fn := range a.cancellable() {
+		for name, fn := range a.contextVariants() {
 			a.dispatchTable[name] = reflect.ValueOf(fn)
 		}
 	})
 	return a.dispatchTable
 }
 
-// cancellable lists the bound methods whose work can run long, with the
-// variant of each that stops when its context ends. The bound method
-// itself (what the desktop window calls) runs the same variant under a
-// context that only a newer call of the same method cancels.
-func (a *App) cancellable() map[string]any {
+// contextVariants lists the bound methods that take the call's context, with
+// the variant of each that Invoke calls: those whose work can run long
+// stop when their context ends (the bound method itself, what the desktop
+// window calls, runs the same variant under a context that only a newer
+// call of the same method cancels), and those of the annotation queue
+// make their marks under the signed-in user of a shared server
+// (WithUser).
+func (a *App) contextVariants() map[string]any {
 	return map[string]any{
+		"Annotations.Annotator":    a.annotate.annotator,
+		"Annotations.SetAnnotator": a.annotate.setAnnotator,
+		"Annotations.Queue":        a.annotate.queueEntries,
+		"Annotations.AddLoCoMo":    a.annotate.addLoCoMo,
+		"Annotations.AddCustom":    a.annotate.addCustom,
+		"Annotations.Remove":       a.annotate.remove,
+		"Annotations.Task":         a.annotate.taskOf,
+		"Annotations.Mark":         a.annotate.mark,
 		"Sessions.Timeline":       a.sessions.timeline,
 		"Debugger.Replay":         a.debugger.replayTimeline,
 		"Debugger.Context":        a.debugger.context,

@@ -42,10 +42,10 @@ func TestBoundMethodsAreExplicit(t *testing.T) {
 	}
 }
 
-// TestCancellableVariantsMatchTheirMethods checks that the context variant
+// TestContextVariantsMatchTheirMethods checks that the context variant
 // serve mode calls takes the same arguments and returns the same results
 // as the bound method the desktop calls.
-func TestCancellableVariantsMatchTheirMethods(t *testing.T) {
+func TestContextVariantsMatchTheirMethods(t *testing.T) {
 	a := newApp(t, Options{})
 	bound := map[string]reflect.Type{}
 	for _, b := range a.Bindings() {
@@ -54,7 +54,7 @@ func TestCancellableVariantsMatchTheirMethods(t *testing.T) {
 			bound[v.Elem().Type().Name()+"."+m] = v.MethodByName(m).Type()
 		}
 	}
-	for name, fn := range a.cancellable() {
+	for name, fn := range a.contextVariants() {
 		want, ok := bound[name]
 		if !ok {
 			t.Errorf("%s is not a bound method", name)

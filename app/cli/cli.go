@@ -58,6 +58,7 @@ var commands = []command{
 	sessionsCommand,
 	sweepCommand,
 	tailCommand,
+	tokenCommand,
 	versionCommand,
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"flag"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -149,5 +150,28 @@ func TestDesktopArgs(t *testing.T) {
 		if file != tc.file || ok != tc.desktop || env.Workspace != tc.ws {
 			t.Errorf("DesktopArgs(%v) = %q, %v, workspace %q", tc.args, file, ok, env.Workspace)
 		}
+	}
+}
+
+// TestServeBeyondLoopbackRefused checks that serve on an address beyond
+// loopback without TLS and user tokens is refused with a message that
+// says what it needs, before it opens the workspace.
+func TestServeBeyondLoopbackRefused(t *testing.T) {
+	ws := t.TempDir()
+	code, _, stderr := run(t, "--workspace", ws, "serve", "--addr", "0.0.0.0:8443")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %s", code, stderr)
+	}
+	for _, want := range []string{"not a loopback address", "--tls-cert FILE --tls-key FILE", "ctxscope token create NAME"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the refusal does not say %q: %s", want, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(ws); len(entries) != 0 {
+		t.Errorf("the refused serve wrote to the workspace: %v", entries)
+	}
+	code, _, stderr = run(t, "--workspace", ws, "serve", "--addr", "0.0.0.0:8443", "--tls-cert", "x.pem")
+	if code != 2 || !strings.Contains(stderr, "go together") {
+		t.Errorf("a certificate without its key: exit %d, %s", code, stderr)
 	}
 }

@@ -13,15 +13,17 @@ import (
 
 var serveCommand = command{
 	name:    "serve",
-	args:    "[--addr 127.0.0.1:0] [--open] [FILE]",
-	summary: "serve the app to a browser on loopback, behind a per-launch token",
+	args:    "[--addr 127.0.0.1:0] [--open] [--tls-cert FILE --tls-key FILE] [FILE]",
+	summary: "serve the app to a browser on loopback behind a per-launch token, or to a team over TLS with per-user tokens",
 	run:     runServe,
 }
 
 func runServe(env *Env, args []string) error {
 	fs := newFlags("serve", env.Stderr)
-	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free one)")
+	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one); beyond loopback only with TLS and user tokens")
 	open := fs.Bool("open", false, "open the URL in the default browser")
+	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate (chain); its hosts are the names the server answers to")
+	keyFile := fs.String("tls-key", "", "the PEM private key of --tls-cert")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -29,7 +31,10 @@ func runServe(env *Env, args []string) error {
 	if len(pos) > 1 {
 		return usageError("at most one FILE")
 	}
-	if err := serve.CheckAddr(*addr); err != nil {
+	if (*certFile == "") != (*keyFile == "") {
+		return usageError("--tls-cert and --tls-key go together")
+	}
+	if err := serve.CheckAddr(*addr, *certFile != ""); err != nil {
 		return err
 	}
 	initial := ""
@@ -45,6 +50,11 @@ func runServe(env *Env, args []string) error {
 	srv, err := serve.New(a, env.Assets)
 	if err != nil {
 		return err
+	}
+	if *certFile != "" {
+		if err := srv.UseTLS(*certFile, *keyFile); err != nil {
+			return err
+		}
 	}
 	if err := srv.Listen(*addr); err != nil {
 		return err

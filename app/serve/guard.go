@@ -4,6 +4,8 @@ import (
 	"crypto/subtle"
 	"mime"
 	"net/http"
+
+	"ctxscope/app"
 )
 
 // tokenHeader carries the per-launch token on every API request.
@@ -21,7 +23,7 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 			http.Error(w, "forbidden: cross-origin request ("+site+")", http.StatusForbidden)
 			return
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && origin != "http://"+r.Host {
+		if origin := r.Header.Get("Origin"); origin != "" && origin != s.origin(r.Host) {
 			http.Error(w, "forbidden: foreign origin", http.StatusForbidden)
 			return
 		}
@@ -33,16 +35,27 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 	})
 }
 
-// authorized refuses requests that do not carry the token in its header.
+// authorized refuses requests that do not carry, in its header, the
+// per-launch token or a user's token (ctxscope token create); a user's
+// calls run as that user (app.WithUser).
 func (s *Server) authorized(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		presented := r.Header.Get(tokenHeader)
-		if subtle.ConstantTimeCompare([]byte(presented), []byte(s.token)) != 1 {
-			w.Header().Set("WWW-Authenticate", `Token realm="ctxscope"`)
-			http.Error(w, "unauthorized: open the link that `ctxscope serve` printed", http.StatusUnauthorized)
+		if subtle.ConstantTimeCompare([]byte(presented), []byte(s.token)) == 1 {
+			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r)
+		user, err := s.userOf(r.Context(), presented)
+		if err != nil {
+			http.Error(w, "cannot check the token: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		if user == "" {
+			w.Header().Set("WWW-Authenticate", `Token realm="ctxscope"`)
+			http.Error(w, "unauthorized: open the link that `ctxscope serve` printed, or your own token's", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(app.WithUser(r.Context(), user)))
 	})
 }
 

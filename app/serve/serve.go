@@ -1,6 +1,7 @@
 // Package serve runs the app in a browser: it serves the built frontend and
-// the same bound services as the desktop window over HTTP, on loopback
-// only, behind a random token chosen at each launch.
+// the same bound services as the desktop window over HTTP, on loopback,
+// behind a random token chosen at each launch; or to a team over HTTPS
+// beyond loopback, behind per-user tokens (see team.go).
 //
 // The token travels in one place only, the X-Ctxscope-Token header of
 // each API request, which a page can send only to its own origin. It is
@@ -27,12 +28,14 @@ package serve
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 
@@ -48,6 +51,10 @@ type Server struct {
 	events   *broker
 	listener net.Listener
 	http     *http.Server
+	// tls and hosts are set by UseTLS: HTTPS, and the hosts its
+	// certificate names.
+	tls   *tls.Config
+	hosts map[string]bool
 }
 
 // New prepares a server for a over the built frontend assets. It installs
@@ -66,22 +73,11 @@ func New(a *app.App, assets fs.FS) (*Server, error) {
 // Token returns the per-launch token.
 func (s *Server) Token() string { return s.token }
 
-// CheckAddr reports whether addr is a loopback address serve may bind.
-func CheckAddr(addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("address %q: %w", addr, err)
-	}
-	if !isLoopbackHost(host) {
-		return fmt.Errorf("address %q: serve binds loopback only (127.0.0.1, ::1 or localhost)", addr)
-	}
-	return nil
-}
-
-// Listen binds addr, which must be a loopback address ("127.0.0.1:0" picks
-// a free port). It refuses any other interface.
+// Listen binds addr: a loopback address ("127.0.0.1:0" picks a free
+// port), or another only when the server has TLS (UseTLS) and the
+// workspace has users with tokens.
 func (s *Server) Listen(addr string) error {
-	if err := CheckAddr(addr); err != nil {
+	if err := s.checkTeam(context.Background(), addr); err != nil {
 		return err
 	}
 	host, _, _ := net.SplitHostPort(addr)
@@ -92,14 +88,42 @@ func (s *Server) Listen(addr string) error {
 	if err != nil {
 		return err
 	}
+	if s.tls != nil {
+		l = tls.NewListener(l, s.tls)
+	}
 	s.listener = l
 	return nil
+}
+
+// origin is the scheme and host of the server's pages as a browser names
+// them, for a request that reached it at host.
+func (s *Server) origin(host string) string {
+	if s.tls != nil {
+		return "https://" + host
+	}
+	return "http://" + host
+}
+
+// linkHost is the host and port of the printed links: the listening
+// address, or with TLS the certificate's first host at its port.
+func (s *Server) linkHost() string {
+	addr := s.listener.Addr().String()
+	if s.tls == nil {
+		return addr
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	hosts := make([]string, 0, len(s.hosts))
+	for h := range s.hosts {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	return net.JoinHostPort(hosts[0], port)
 }
 
 // URL returns the address to open in a browser, with the token in its
 // fragment: the browser never sends it anywhere, the page reads it.
 func (s *Server) URL() string {
-	return fmt.Sprintf("http://%s/#token=%s", s.listener.Addr(), s.token)
+	return fmt.Sprintf("%s/#token=%s", s.origin(s.linkHost()), s.token)
 }
 
 // OneTimeURL returns an address with a fresh one-time code instead of the
@@ -111,7 +135,7 @@ func (s *Server) OneTimeURL() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("http://%s/#code=%s", s.listener.Addr(), code), nil
+	return fmt.Sprintf("%s/#code=%s", s.origin(s.linkHost()), code), nil
 }
 
 // Serve serves until ctx is done, then shuts down gracefully.
@@ -156,15 +180,16 @@ func (s *Server) Handler() http.Handler {
 	})))
 }
 
-// loopbackHost refuses requests whose Host header is not a loopback name,
-// which stops a web page from reaching the server through DNS rebinding.
+// loopbackHost refuses requests whose Host header is not a loopback name
+// (or, with TLS, one of the certificate's hosts), which stops a web page
+// from reaching the server through DNS rebinding.
 func (s *Server) loopbackHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.Host)
 		if err != nil {
 			host = r.Host
 		}
-		if !isLoopbackHost(host) {
+		if !s.knownHost(host) {
 			http.Error(w, "forbidden host", http.StatusForbidden)
 			return
 		}

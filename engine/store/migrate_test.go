@@ -28,6 +28,7 @@ var seeds = []string{
 	 VALUES ((SELECT id FROM entries LIMIT 1), 0, 'opaque', 0, '', '', 0, '', 0, 1234);`,
 	`UPDATE sessions SET size = 5, recorded = '{"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0},"from":"x"}' WHERE id = 1;`,
 	`INSERT INTO changes (kind, at) VALUES ('sessions', '');`,
+	`INSERT INTO user_tokens (name, hash, created_at) VALUES ('ann', 'h', '');`,
 }
 
 // createAt builds a workspace database at schema version v with the seed

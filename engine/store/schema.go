@@ -18,6 +18,7 @@ var migrations = []migration{
 	{"opaque blocks and importer versions", schemaOpaque},
 	{"a session's share of its source and the agent's totals", schemaSessionSize},
 	{"the change feed", schemaChanges},
+	{"user tokens", schemaUserTokens},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,

@@ -75,6 +75,7 @@ type App struct {
 	index    *indexer
 	changes  *changeFeed
 	local    *localSettings
+	otlp     *otlpReceiver
 	callMu   sync.Mutex
 	callLog  io.Writer
 	home     string // where discovery looks for the agents' directories
@@ -104,6 +105,7 @@ func New(opts Options) (*App, error) {
 	}
 	a.ws = ws
 	a.local = newLocalSettings(a)
+	a.otlp = newOTLPReceiver()
 	a.index = newIndexer(a)
 	a.sessions = newSessions(a, opts.Initial)
 	a.ui = &UI{app: a, noGuide: opts.NoGuide}

@@ -94,7 +94,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{"inspect a bad counter", []string{"inspect", piDir + "agent-sessions__pi-v3-small.jsonl", "--tokenizer", "gpt2"}, 2, "unknown counter"},
 		{"inspect an unknown format", []string{"inspect", "cli_test.go"}, 1, "unrecognized session format"},
 		{"bad flag", []string{"inspect", "--nope"}, 2, "flag provided but not defined"},
-		{"serve on a public address", []string{"--workspace", "WS", "serve", "--addr", "0.0.0.0:0"}, 1, "loopback only"},
+		{"serve on a public address", []string{"--workspace", "WS", "serve", "--addr", "0.0.0.0:0"}, 1, "is not a loopback address"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

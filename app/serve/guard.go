@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"mime"
 	"net/http"
+	"strings"
 
 	"ctxscope/app"
 )
@@ -27,7 +28,7 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 			http.Error(w, "forbidden: foreign origin", http.StatusForbidden)
 			return
 		}
-		if r.Method == http.MethodPost && r.URL.Path != "/api/upload" && !isJSON(r.Header.Get("Content-Type")) {
+		if r.Method == http.MethodPost && r.URL.Path != "/api/upload" && !isJSON(r.Header.Get("Content-Type")) && !isOTLPProtobuf(r) {
 			http.Error(w, "unsupported media type: calls take application/json", http.StatusUnsupportedMediaType)
 			return
 		}
@@ -41,6 +42,9 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 func (s *Server) authorized(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		presented := r.Header.Get(tokenHeader)
+		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && presented == "" {
+			presented = strings.TrimSpace(bearer) // what OTLP exporters are usually given
+		}
 		if subtle.ConstantTimeCompare([]byte(presented), []byte(s.token)) == 1 {
 			next.ServeHTTP(w, r)
 			return
@@ -57,6 +61,13 @@ func (s *Server) authorized(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(app.WithUser(r.Context(), user)))
 	})
+}
+
+// isOTLPProtobuf reports whether r posts protobuf to an OTLP path: not a
+// type a page of another origin can send without a preflight.
+func isOTLPProtobuf(r *http.Request) bool {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && mt == "application/x-protobuf" && strings.HasPrefix(r.URL.Path, "/v1/")
 }
 
 func isJSON(contentType string) bool {

@@ -23,6 +23,7 @@
 //	POST /api/call/{Service}/{Method}  a bound method; body: JSON array of arguments
 //	GET  /api/events                   server-sent events (the desktop's EventsEmit)
 //	POST /api/upload?name=FILE         a session file as the raw body
+//	POST /v1/traces, POST /v1/logs     OTLP/HTTP: GenAI traces and logs become sessions (docs/ingest.md)
 package serve
 
 import (
@@ -40,6 +41,7 @@ import (
 	"time"
 
 	"ctxscope/app"
+	"ctxscope/engine/ingest/otlp"
 )
 
 // Server serves one app to browsers on loopback.
@@ -162,6 +164,8 @@ func (s *Server) Handler() http.Handler {
 	api.HandleFunc("POST /api/call/{service}/{method}", s.handleCall)
 	api.HandleFunc("GET /api/events", s.handleEvents)
 	api.HandleFunc("POST /api/upload", s.handleUpload)
+	api.HandleFunc("POST /v1/traces", s.handleOTLP(otlp.Traces))
+	api.HandleFunc("POST /v1/logs", s.handleOTLP(otlp.Logs))
 	api.Handle("POST /api/session", http.HandlerFunc(s.handleSession))
 	guarded := s.sameOrigin(s.authorized(api))
 	login := s.sameOrigin(api)
@@ -170,7 +174,7 @@ func (s *Server) Handler() http.Handler {
 		switch {
 		case r.URL.Path == "/api/session":
 			login.ServeHTTP(w, r)
-		case strings.HasPrefix(r.URL.Path, "/api/"):
+		case strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/v1/"):
 			guarded.ServeHTTP(w, r)
 		case r.Method == http.MethodGet || r.Method == http.MethodHead:
 			static.ServeHTTP(w, r)

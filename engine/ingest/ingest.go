@@ -27,6 +27,7 @@ import (
 	"ctxscope/engine/ingest/openai"
 	"ctxscope/engine/ingest/opencode"
 	"ctxscope/engine/ingest/openhands"
+	"ctxscope/engine/ingest/otlp"
 	"ctxscope/engine/ingest/pi"
 	"ctxscope/engine/ingest/sweagent"
 	"ctxscope/engine/inputfile"
@@ -78,6 +79,7 @@ var importers = []Importer{
 	minisweagent.Importer{},
 	sweagent.Importer{},
 	openhands.Importer{},
+	otlp.Importer{},
 	openai.Importer{},
 }
 

@@ -21,6 +21,9 @@ const (
 	FormatCopilot    Format = "copilot-cli"
 	FormatOpenHands  Format = "openhands"
 	FormatInspect    Format = "inspect"
+	// FormatOTLP is OpenTelemetry traces and logs of an agent's model and
+	// tool calls (the GenAI semantic conventions), as OTLP/JSON lines.
+	FormatOTLP Format = "otlp"
 	// FormatNormalized is ctxscope's own export: normalized JSON Lines
 	// (docs/normalized-jsonl.md). A session read back from it keeps the
 	// format it was first imported from.

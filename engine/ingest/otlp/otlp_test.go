@@ -1,0 +1,356 @@
+package otlp
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"ctxscope/engine/ingest/internal/fuzzcheck"
+	"ctxscope/engine/session"
+)
+
+var t0 = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+
+// spanSpec describes one span of a test trace.
+type spanSpec struct {
+	id, parent string
+	name       string
+	at         int // seconds after t0
+	attrs      map[string]any
+	events     []namedEvent
+}
+
+// namedEvent is one span event of a test span, in order.
+type namedEvent struct {
+	name  string
+	attrs map[string]any
+}
+
+// traceLine encodes spans of one trace as an OTLP/JSON line.
+func traceLine(t *testing.T, trace string, specs ...spanSpec) []byte {
+	t.Helper()
+	td := ptrace.NewTraces()
+	rs := td.ResourceSpans().AppendEmpty()
+	rs.Resource().Attributes().PutStr("service.name", "test-agent")
+	ss := rs.ScopeSpans().AppendEmpty()
+	for _, sp := range specs {
+		s := ss.Spans().AppendEmpty()
+		s.SetTraceID(traceID(trace))
+		s.SetSpanID(spanID(sp.id))
+		if sp.parent != "" {
+			s.SetParentSpanID(spanID(sp.parent))
+		}
+		s.SetName(sp.name)
+		s.SetStartTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(sp.at) * time.Second)))
+		s.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(sp.at)*time.Second + 500*time.Millisecond)))
+		if err := s.Attributes().FromRaw(sp.attrs); err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range sp.events {
+			e := s.Events().AppendEmpty()
+			e.SetName(ev.name)
+			e.Attributes().FromRaw(ev.attrs)
+		}
+	}
+	b, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func traceID(s string) pcommon.TraceID {
+	var id pcommon.TraceID
+	copy(id[:], s)
+	return id
+}
+
+func spanID(s string) pcommon.SpanID {
+	var id pcommon.SpanID
+	copy(id[:], s)
+	return id
+}
+
+func read(t *testing.T, lines ...[]byte) []*session.Session {
+	t.Helper()
+	var out []*session.Session
+	err := Importer{}.ImportEach(bytes.NewReader(bytes.Join(lines, []byte("\n"))), "trace.otlp.jsonl", func(s *session.Session) error {
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// digest is a session's messages in a form a table test compares.
+func digest(s *session.Session) []string {
+	var out []string
+	for _, e := range s.Main().Entries {
+		var parts []string
+		for _, b := range e.Message.Blocks {
+			switch b.Type {
+			case session.BlockToolCall:
+				parts = append(parts, "call "+b.ToolCallID+" "+b.ToolName+string(b.Arguments))
+			case session.BlockToolResult:
+				var texts []string
+				for _, c := range b.Content {
+					texts = append(texts, c.Text)
+				}
+				parts = append(parts, "result "+b.ToolCallID+" "+strings.Join(texts, ""))
+			default:
+				parts = append(parts, string(b.Type)+" "+b.Text)
+			}
+		}
+		out = append(out, string(e.Message.Role)+": "+strings.Join(parts, " | "))
+	}
+	return out
+}
+
+const (
+	sys   = `[{"type":"text","content":"You are a weather agent."}]`
+	turn1 = `[{"role":"user","parts":[{"type":"text","content":"Weather in Paris?"}]}]`
+	out1  = `[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"}}],"finish_reason":"tool_call"}]`
+	turn2 = `[{"role":"user","parts":[{"type":"text","content":"Weather in Paris?"}]},` +
+		`{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"}}]},` +
+		`{"role":"tool","parts":[{"type":"tool_call_response","id":"call_1","response":"rainy, 14°C"}]}]`
+	out2 = `[{"role":"assistant","parts":[{"type":"text","content":"It is rainy, 14°C."}],"finish_reason":"stop"}]`
+)
+
+// TestConversationFromCurrentConventions reads a two-call tool-using
+// conversation written with the 1.37 message attributes: each call's
+// input adds only what is new, the tool result comes from the second
+// call's input, and each answer carries its call's usage.
+func TestConversationFromCurrentConventions(t *testing.T) {
+	line := traceLine(t, "trace-one-000001",
+		spanSpec{id: "agent001", name: "invoke_agent weather", at: 0, attrs: map[string]any{attrOperation: "invoke_agent", attrAgentName: "weather", attrConversation: "conv-1"}},
+		spanSpec{id: "chat0001", parent: "agent001", name: "chat gpt-4o", at: 1, attrs: map[string]any{attrOperation: "chat", attrProvider: "openai", attrRequestModel: "gpt-4o",
+			attrResponseModel: "gpt-4o-2024-08-06", attrResponseID: "chatcmpl-1", attrInputTokens: int64(120), attrOutputTokens: int64(20), attrCacheRead: int64(100),
+			attrSystemInstructions: sys, attrInputMessages: turn1, attrOutputMessages: out1}},
+		spanSpec{id: "tool0001", parent: "agent001", name: "execute_tool get_weather", at: 2, attrs: map[string]any{attrOperation: "execute_tool", attrToolName: "get_weather",
+			attrToolCallID: "call_1", attrToolResult: "rainy, 14°C"}},
+		spanSpec{id: "chat0002", parent: "agent001", name: "chat gpt-4o", at: 3, attrs: map[string]any{attrOperation: "chat", attrProvider: "openai", attrRequestModel: "gpt-4o",
+			attrInputTokens: "160", attrOutputTokens: 9.0, attrReasoning: int64(4), attrSystemInstructions: sys, attrInputMessages: turn2, attrOutputMessages: out2,
+			attrFinishReasons: []any{"stop"}}},
+	)
+	ss := read(t, line)
+	if len(ss) != 1 {
+		t.Fatalf("%d sessions", len(ss))
+	}
+	s := ss[0]
+	want := []string{
+		"system: text You are a weather agent.",
+		"user: text Weather in Paris?",
+		`assistant: call call_1 get_weather{"city":"Paris"}`,
+		"tool: result call_1 rainy, 14°C",
+		"assistant: text It is rainy, 14°C.",
+	}
+	if got := digest(s); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s.ID != "conv-1" || s.Format != session.FormatOTLP || s.Agent != "test-agent" || !strings.HasPrefix(s.Title, "weather: ") {
+		t.Errorf("session %q format %q agent %q title %q", s.ID, s.Format, s.Agent, s.Title)
+	}
+	first, second := s.Main().Entries[2].Message, s.Main().Entries[4].Message
+	if u := first.Usage; u == nil || *u != (session.Usage{Input: 20, CacheRead: 100, Output: 20}) {
+		t.Errorf("first call's usage %+v: input_tokens includes the 100 cached", u)
+	}
+	if u := second.Usage; u == nil || u.Input != 160 || u.Output != 9 || u.Reasoning != 4 {
+		t.Errorf("second call's usage %+v", u)
+	}
+	if first.Model != "gpt-4o-2024-08-06" || first.Provider != "openai" || first.ID != "chatcmpl-1" || first.StopReason != "tool_call" || second.Model != "gpt-4o" || second.StopReason != "stop" {
+		t.Errorf("call metadata: %+v / %+v", first, second)
+	}
+	if len(s.Diagnostics) != 0 {
+		t.Errorf("diagnostics: %v", s.Diagnostics)
+	}
+}
+
+// TestToolResultFromItsSpan checks that a tool call no later call sent
+// back takes the result its execute_tool span recorded.
+func TestToolResultFromItsSpan(t *testing.T) {
+	line := traceLine(t, "trace-two-000002",
+		spanSpec{id: "chat0001", name: "chat", at: 1, attrs: map[string]any{attrOperation: "chat", attrConversation: "c2", attrInputMessages: turn1, attrOutputMessages: out1}},
+		spanSpec{id: "tool0001", name: "execute_tool get_weather", at: 2, attrs: map[string]any{attrOperation: "execute_tool", attrToolCallID: "call_1", attrToolResult: `{"sky":"rain"}`, attrConversation: "c2"}},
+	)
+	got := digest(read(t, line)[0])
+	if want := `tool: result call_1 {"sky":"rain"}`; len(got) != 3 || got[2] != want {
+		t.Fatalf("messages %q, want the span's result last", got)
+	}
+}
+
+// TestLegacyEventsAndLogs reads the message events of conventions before
+// 1.37, once as span events and once as log records tied to the span.
+func TestLegacyEventsAndLogs(t *testing.T) {
+	events := []namedEvent{
+		{evSystem, map[string]any{"content": "Be brief."}},
+		{evUser, map[string]any{"content": "Weather in Paris?"}},
+		{evChoice, map[string]any{"index": int64(0), "finish_reason": "tool_calls", "message": `{"tool_calls":[{"id":"call_x","type":"function","function":{"name":"get_weather","arguments":"{\"location\":\"Paris\"}"}}]}`}},
+	}
+	want := []string{"system: text Be brief.", "user: text Weather in Paris?", `assistant: call call_x get_weather{"location":"Paris"}`}
+	spanEvents := traceLine(t, "trace-leg-000003", spanSpec{id: "chat0001", name: "chat gpt-4o", at: 1, attrs: map[string]any{attrOperation: "chat", attrInputTokens: int64(31)}, events: events})
+	if got := digest(read(t, spanEvents)[0]); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("span events:\n%s", strings.Join(got, "\n"))
+	}
+
+	bare := traceLine(t, "trace-log-000004", spanSpec{id: "chat0001", name: "chat gpt-4o", at: 1, attrs: map[string]any{attrOperation: "chat"}})
+	ld := plog.NewLogs()
+	lrs := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords()
+	for _, ev := range events {
+		lr := lrs.AppendEmpty()
+		lr.SetEventName(ev.name)
+		lr.SetTraceID(traceID("trace-log-000004"))
+		lr.SetSpanID(spanID("chat0001"))
+		lr.Body().SetEmptyMap().FromRaw(ev.attrs)
+	}
+	logs, err := (&plog.JSONMarshaler{}).MarshalLogs(ld)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := read(t, logs, bare)[0]
+	if got := digest(s); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log records:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestOpenLLMetryAttributes reads OpenLLMetry's indexed attributes.
+func TestOpenLLMetryAttributes(t *testing.T) {
+	line := traceLine(t, "trace-oll-000005", spanSpec{id: "chat0001", name: "openai.chat", at: 1, attrs: map[string]any{
+		"gen_ai.system": "openai", "gen_ai.request.model": "gpt-4o-mini", "gen_ai.usage.prompt_tokens": int64(50), "gen_ai.usage.completion_tokens": int64(7),
+		"gen_ai.prompt.0.role": "system", "gen_ai.prompt.0.content": "Be brief.",
+		"gen_ai.prompt.1.role": "user", "gen_ai.prompt.1.content": "List files",
+		"gen_ai.completion.0.role": "assistant", "gen_ai.completion.0.finish_reason": "tool_calls",
+		"gen_ai.completion.0.tool_calls.0.id": "c1", "gen_ai.completion.0.tool_calls.0.name": "ls", "gen_ai.completion.0.tool_calls.0.arguments": `{"path":"."}`,
+	}})
+	s := read(t, line)[0]
+	want := []string{"system: text Be brief.", "user: text List files", `assistant: call c1 ls{"path":"."}`}
+	if got := digest(s); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("messages:\n%s", strings.Join(got, "\n"))
+	}
+	if u := s.Main().Entries[2].Message.Usage; u == nil || u.Input != 50 || u.Output != 7 {
+		t.Errorf("usage %+v", u)
+	}
+	if p := s.Main().Entries[2].Message.Provider; p != "openai" {
+		t.Errorf("provider %q from gen_ai.system", p)
+	}
+}
+
+// TestNoContentRecorded checks that calls recorded without content keep
+// their usage and say why the text is missing.
+func TestNoContentRecorded(t *testing.T) {
+	line := traceLine(t, "trace-bar-000006",
+		spanSpec{id: "chat0001", name: "chat", at: 1, attrs: map[string]any{attrOperation: "chat", attrInputTokens: int64(10), attrOutputTokens: int64(2)}},
+		spanSpec{id: "chat0002", name: "chat", at: 2, attrs: map[string]any{attrOperation: "chat", attrInputTokens: int64(30), attrOutputTokens: int64(3)}})
+	s := read(t, line)[0]
+	if n := len(s.Main().Entries); n != 2 || s.Main().Entries[1].Message.Usage.Input != 30 {
+		t.Fatalf("%d entries", n)
+	}
+	if len(s.Diagnostics) != 1 || !strings.Contains(s.Diagnostics[0].Message, "2 model calls record no message content") || s.Diagnostics[0].Line != 1 {
+		t.Errorf("diagnostics %v", s.Diagnostics)
+	}
+}
+
+// TestConversationsAndBadLines checks grouping by conversation across
+// traces, a trace that names none, and a line that is not OTLP.
+func TestConversationsAndBadLines(t *testing.T) {
+	a1 := traceLine(t, "trace-a1-0000001", spanSpec{id: "chat0001", name: "chat", at: 1, attrs: map[string]any{attrOperation: "chat", attrConversation: "A", attrInputMessages: turn1, attrOutputMessages: out1}})
+	b := traceLine(t, "trace-b--0000001", spanSpec{id: "chat0001", name: "chat", at: 2, attrs: map[string]any{attrOperation: "chat", attrInputMessages: turn1}})
+	a2 := traceLine(t, "trace-a2-0000001", spanSpec{id: "chat0001", name: "chat", at: 3, attrs: map[string]any{attrOperation: "chat", attrConversation: "A", attrInputMessages: turn2, attrOutputMessages: out2}})
+	ss := read(t, a1, []byte(`{"not":"otlp"}`), b, a2)
+	if len(ss) != 2 || ss[0].ID != "A" || len(ss[0].Main().Entries) != 4 {
+		t.Fatalf("%d sessions; first %q with %d entries", len(ss), ss[0].ID, len(ss[0].Main().Entries))
+	}
+	d := ss[0].Diagnostics
+	if len(d) != 1 || d[0].Line != 2 || d[0].Severity != session.SeverityError {
+		t.Errorf("diagnostics %v: want the line 2 error", d)
+	}
+}
+
+// TestSpoolerFilesATraceUnderItsConversation checks that spans of a trace
+// that name no conversation are filed with the one their trace named in
+// an earlier export, and read back into that conversation.
+func TestSpoolerFilesATraceUnderItsConversation(t *testing.T) {
+	sp := NewSpooler()
+	first := traceLine(t, "trace-sp-0000001", spanSpec{id: "chat0001", name: "chat", at: 1, attrs: map[string]any{attrOperation: "chat", attrConversation: "C", attrInputMessages: turn1, attrOutputMessages: out1}})
+	later := traceLine(t, "trace-sp-0000001", spanSpec{id: "tool0001", name: "execute_tool", at: 2, attrs: map[string]any{attrOperation: "execute_tool", attrToolCallID: "call_1", attrToolResult: "rainy"}})
+	other := traceLine(t, "trace-zz-0000009", spanSpec{id: "chat0009", name: "chat", at: 9, attrs: map[string]any{attrOperation: "chat"}})
+	var spool []byte
+	for _, line := range [][]byte{first, later} {
+		groups, n, err := sp.Split(Traces, line, true)
+		if err != nil || n != 1 || len(groups) != 1 || groups["C"] == nil {
+			t.Fatalf("split: %v, %d spans, groups %v", err, n, len(groups))
+		}
+		spool = append(append(spool, groups["C"]...), '\n')
+	}
+	groups, _, _ := sp.Split(Traces, other, true)
+	if _, ok := groups[traceID("trace-zz-0000009").String()]; !ok {
+		t.Errorf("a trace naming no conversation is not filed under itself: %v", groups)
+	}
+	ss := read(t, spool)
+	if len(ss) != 1 || ss[0].ID != "C" {
+		t.Fatalf("%d sessions", len(ss))
+	}
+	if got := digest(ss[0]); len(got) != 3 || got[2] != "tool: result call_1 rainy" {
+		t.Errorf("messages %q", got)
+	}
+	// Log records of the trace follow it.
+	ld := plog.NewLogs()
+	lr := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords().AppendEmpty()
+	lr.SetEventName(evUser)
+	lr.SetTraceID(traceID("trace-sp-0000001"))
+	lr.SetSpanID(spanID("chat0001"))
+	logs, _ := (&plog.JSONMarshaler{}).MarshalLogs(ld)
+	if groups, n, err := sp.Split(Logs, logs, true); err != nil || n != 1 || groups["C"] == nil {
+		t.Errorf("logs: %v %d %v", err, n, groups)
+	}
+	// The protobuf encoding splits the same way.
+	td, _ := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(first)
+	pb, _ := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+	if groups, n, err := NewSpooler().Split(Traces, pb, false); err != nil || n != 1 || groups["C"] == nil {
+		t.Errorf("protobuf: %v %d %v", err, n, groups)
+	}
+	if _, _, err := sp.Split(Traces, []byte("not protobuf"), false); err == nil {
+		t.Error("garbage decoded")
+	}
+}
+
+func TestSniff(t *testing.T) {
+	for _, tc := range []struct {
+		head string
+		want bool
+	}{
+		{`{"resourceSpans":[]}`, true},
+		{"\n {\"resourceLogs\":[]}", true},
+		{`{"role":"user","content":"resourceSpans"}`, false},
+		{`[{"resourceSpans":[]}]`, false},
+	} {
+		if got := (Importer{}).Sniff([]byte(tc.head)); got != tc.want {
+			t.Errorf("Sniff(%q) = %v", tc.head, got)
+		}
+	}
+}
+
+// FuzzImport checks the importers' promise on OTLP input: no panic, and
+// every diagnostic names its file and, for errors, its line.
+func FuzzImport(f *testing.F) {
+	fuzzcheck.Seed(f, "otlp")
+	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0102030405060708","name":"chat","attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"hi\"}]}]"}}]}]}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n := 0
+		err := Importer{}.ImportEach(bytes.NewReader(data), "fuzz.otlp.jsonl", func(s *session.Session) error {
+			n++
+			fuzzcheck.Check(t, s, false)
+			return nil
+		})
+		// A file of no readable request fails, naming where.
+		if err != nil && (n > 0 || !strings.HasPrefix(err.Error(), "fuzz.otlp.jsonl:")) {
+			t.Fatalf("%d sessions, then %v", n, err)
+		}
+	})
+}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
-	"os"
 	"regexp"
 	"runtime"
 	"strings"
@@ -27,15 +26,9 @@ func IsPostgresURL(location string) bool {
 // time (see writeLock), and each keeps what it derives, such as its
 // search index, in its own directory dir ("" means [DefaultDir]).
 func OpenPostgres(ctx context.Context, dsn, dir string) (*Store, error) {
-	if dir == "" {
-		d, err := DefaultDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("store: create workspace: %w", err)
+	dir, err := workspaceDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -138,9 +131,10 @@ func (postgresDialect) size(s *Store) (n int64, err error) {
 // checkpoint does nothing: PostgreSQL manages its own write-ahead log.
 func (postgresDialect) checkpoint(*sql.DB) error { return nil }
 
-// integrityCheck asks the server to read every table of the workspace
-// (PostgreSQL checks its pages as it reads them, with checksums when the
-// cluster has them) and says "ok" when it could.
+// integrityCheck counts the rows of every table of the workspace and
+// says "ok" when the server could; it finds a missing or unreadable
+// table. PostgreSQL keeps the rest of its integrity itself (its
+// write-ahead log, and page checksums when the cluster has them).
 func (postgresDialect) integrityCheck(db *sql.DB) (string, error) {
 	rows, err := db.Query(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`)
 	if err != nil {

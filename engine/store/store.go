@@ -51,20 +51,9 @@ func DefaultDir() (string, error) {
 // schema forward. A database whose schema is newer than this build knows
 // is refused with [ErrFutureSchema] and left untouched.
 func Open(dir string) (*Store, error) {
-	if dir == "" {
-		d, err := DefaultDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("store: create workspace: %w", err)
-	}
-	// The workspace holds the user's sessions: private to the user, as
-	// directories an earlier version created more open become.
-	if err := os.Chmod(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("store: make the workspace private: %w", err)
+	dir, err := workspaceDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	path := filepath.Join(dir, DBName)
 	if err := checkVersion(path); err != nil {
@@ -92,6 +81,27 @@ func Open(dir string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
 	return &Store{dir: dir, d: sqliteDialect{}, write: w, read: r}, nil
+}
+
+// workspaceDir makes the workspace directory dir ("" means [DefaultDir])
+// when it does not exist and returns it. The workspace holds the user's
+// sessions: private to the user, as directories an earlier version
+// created more open become.
+func workspaceDir(dir string) (string, error) {
+	if dir == "" {
+		d, err := DefaultDir()
+		if err != nil {
+			return "", err
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("store: create workspace: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return "", fmt.Errorf("store: make the workspace private: %w", err)
+	}
+	return dir, nil
 }
 
 // privateFiles makes the files that exist of paths readable and writable

@@ -271,10 +271,12 @@ test('five items annotated with the keyboard persist, export as marked, and two 
   const bobKeys = ['2', '2', '1', '1', '2'];
   await label(page, bobKeys, 'i');
   await page.waitForFunction(() => document.querySelector('[data-testid=task-meta]')?.dataset.saving === '0');
-  await page.click('[data-testid=agreement-refresh]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=agreement-helpful]')?.dataset.kappa !== '');
-  const shown = Number(await page.getAttribute('[data-testid=agreement-helpful]', 'data-kappa'));
+  // The agreement follows the marks as they are saved (the change feed);
+  // refresh asks once more, and the kappa settles on both annotators' five.
   const expected = cohen(annKeys, bobKeys);
+  await page.click('[data-testid=agreement-refresh]');
+  await page.waitForFunction((want) => Math.abs(Number(document.querySelector('[data-testid=agreement-helpful]')?.dataset.kappa) - want) < 1e-9, expected);
+  const shown = Number(await page.getAttribute('[data-testid=agreement-helpful]', 'data-kappa'));
   assert.ok(Math.abs(shown - expected) < 1e-9, `kappa shown ${shown}, computed ${expected}`);
   assert.match(await page.textContent('[data-testid=agreement-helpful]'), /cohen/);
   assert.deepEqual(page.errors, []);

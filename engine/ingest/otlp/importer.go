@@ -1,7 +1,10 @@
 package otlp
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -35,31 +38,50 @@ func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
 }
 
 // ImportEach reads every conversation of r, ordered by its first span.
-// A line that is not an export request becomes an error diagnostic on
-// the first session, with its line.
+// It reads a request per line, so that memory holds the spans and not the
+// file too; a file whose first line is not a whole request is read as one
+// pretty-printed request. A line that is not an export request becomes an
+// error diagnostic on the first session, with its line; a file of no
+// readable request is an error naming its first bad line.
 func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session) error) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", name, err)
-	}
+	br := bufio.NewReaderSize(r, 1<<20)
 	b := newBatch()
 	var problems []session.Diagnostic
-	lines := bytes.Split(data, []byte("\n"))
-	for i, line := range lines {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
+	for line, first := 1, true; ; line++ {
+		text, err := br.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("read %s: %w", name, err)
 		}
-		if err := b.addJSON(line, i+1); err != nil {
-			if len(b.spans) == 0 && len(problems) == 0 && i < len(lines)-1 {
-				// Not one request per line: a whole file holding one
-				// pretty-printed request.
-				if whole := newBatch(); whole.addJSON(bytes.TrimSpace(data), 1) == nil {
-					b = whole
+		eof := err != nil
+		if t := bytes.TrimSpace(text); len(t) > 0 {
+			if perr := b.addJSON(t, line); perr != nil {
+				if first && !json.Valid(t) && !eof {
+					// Not one request per line: one pretty-printed request.
+					rest, rerr := io.ReadAll(br)
+					if rerr != nil {
+						return fmt.Errorf("read %s: %w", name, rerr)
+					}
+					if whole := newBatch(); whole.addJSON(bytes.TrimSpace(append(text, rest...)), 1) == nil {
+						b = whole
+						break
+					}
+					// Neither: a bad first line, then lines to read one by one.
+					problems = append(problems, badLine(name, line, perr))
+					for i, l := range bytes.Split(rest, []byte("\n")) {
+						if l = bytes.TrimSpace(l); len(l) > 0 {
+							if err := b.addJSON(l, line+1+i); err != nil {
+								problems = append(problems, badLine(name, line+1+i, err))
+							}
+						}
+					}
 					break
 				}
+				problems = append(problems, badLine(name, line, perr))
 			}
-			problems = append(problems, session.Diagnostic{File: name, Line: i + 1, Severity: session.SeverityError, Message: "skipped: " + err.Error()})
+			first = false
+		}
+		if eof {
+			break
 		}
 	}
 	b.attach()
@@ -77,4 +99,8 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 		}
 	}
 	return nil
+}
+
+func badLine(file string, line int, err error) session.Diagnostic {
+	return session.Diagnostic{File: file, Line: line, Severity: session.SeverityError, Message: "skipped: " + err.Error()}
 }

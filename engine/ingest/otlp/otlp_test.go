@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -317,6 +318,23 @@ func TestSpoolerFilesATraceUnderItsConversation(t *testing.T) {
 	}
 	if _, _, err := sp.Split(Traces, []byte("not protobuf"), false); err == nil {
 		t.Error("garbage decoded")
+	}
+}
+
+// TestWholeFileRequest reads one pretty-printed request, and a JSON Lines
+// file whose first line is broken.
+func TestWholeFileRequest(t *testing.T) {
+	line := traceLine(t, "trace-pp-0000001", spanSpec{id: "chat0001", name: "chat", at: 1, attrs: map[string]any{attrOperation: "chat", attrConversation: "P", attrInputMessages: turn1, attrOutputMessages: out1}})
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, line, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if ss := read(t, pretty.Bytes()); len(ss) != 1 || ss[0].ID != "P" || len(ss[0].Main().Entries) != 2 {
+		t.Fatalf("pretty-printed: %d sessions", len(ss))
+	}
+	ss := read(t, []byte(`{"resourceSpans": [`), line)
+	if len(ss) != 1 || len(ss[0].Diagnostics) != 1 || ss[0].Diagnostics[0].Line != 1 {
+		t.Fatalf("broken first line: %d sessions, diagnostics %v", len(ss), ss[0].Diagnostics)
 	}
 }
 

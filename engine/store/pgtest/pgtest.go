@@ -21,7 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -145,6 +144,6 @@ func (s *Server) Database(ctx context.Context) (string, error) {
 
 // Stop stops the server and removes its directory.
 func (s *Server) Stop() error {
-	err := s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "immediate", "-w", "-t", strconv.Itoa(int((30 * time.Second).Seconds())), "stop")
+	err := s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "immediate", "-w", "-t", "30", "stop")
 	return errors.Join(err, os.RemoveAll(s.dir))
 }

@@ -1,7 +1,8 @@
 // A page served from another port of 127.0.0.1, opened in the same browser
 // as a ctxscope page, tries every state-changing call by every request a
 // page can make without a preflight (fetch no-cors with credentials,
-// text/plain bodies, form posts, beacons) and a preflighted JSON fetch.
+// text/plain bodies, form posts, beacons) and a preflighted JSON fetch,
+// to the API and to the OTLP receiver.
 // Nothing may change: the LLM settings, the sessions, the memories, the
 // discovery switch, the annotator and the queue stay as they were, the
 // call log shows no call from the attack, the attacker's server never
@@ -72,6 +73,15 @@ const vectors = {
   for (const [service, method, args] of calls) {
     for (const [name, send] of Object.entries(vectors)) {
       try { await send(target + '/api/call/' + service + '/' + method, JSON.stringify(args)); } catch (e) { /* refused: fine */ }
+    }
+  }
+  // The OTLP receiver: a made-up span that would plant a session.
+  const planted = JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '0102030405060708090a0b0c0d0e0f10', spanId: '0102030405060708', name: 'chat',
+    attributes: [{ key: 'gen_ai.conversation.id', value: { stringValue: 'planted' } },
+      { key: 'gen_ai.input.messages', value: { stringValue: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'planted' }] }]) } }] }] }] }] });
+  for (const path of ['/v1/traces', '/v1/logs']) {
+    for (const [name, send] of Object.entries(vectors)) {
+      try { await send(target + path, planted); } catch (e) { /* refused: fine */ }
     }
   }
   for (const path of ['/api/events', '/api/session']) {

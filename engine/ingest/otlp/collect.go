@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -38,9 +39,13 @@ type batch struct {
 	// seen indexes spans by trace and span id: an exporter that retries
 	// sends a span again, and the copy replaces the first.
 	seen map[[2]string]int
+	// seenLogs holds the log records read, by span and content.
+	seenLogs map[[2]string]bool
 }
 
-func newBatch() *batch { return &batch{logs: map[string][]event{}, seen: map[[2]string]int{}} }
+func newBatch() *batch {
+	return &batch{logs: map[string][]event{}, seen: map[[2]string]int{}, seenLogs: map[[2]string]bool{}}
+}
 
 // errNotOTLP is returned for JSON that is neither a trace nor a logs
 // export request.
@@ -128,6 +133,13 @@ func (b *batch) addLogs(ld plog.Logs) {
 					t = lr.ObservedTimestamp()
 				}
 				id := idString(lr.SpanID())
+				// An exporter that retries sends a record again: the same
+				// span, event, time and body count once.
+				key := [2]string{id, name + "\x00" + strconv.FormatUint(uint64(t), 10) + "\x00" + lr.Body().AsString()}
+				if b.seenLogs[key] {
+					continue
+				}
+				b.seenLogs[key] = true
 				b.logs[id] = append(b.logs[id], event{name: name, time: t.AsTime().UTC(), attrs: attrs, body: lr.Body().AsRaw()})
 			}
 		}

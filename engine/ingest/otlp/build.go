@@ -129,8 +129,12 @@ func buildSession(spans []*span, file string) *session.Session {
 			if id := attrString(sp.attrs, attrToolCallID); id != "" {
 				b.results[id] = sp
 			}
-		case modelCalls[op] || (op == "" && hasContent(sp)):
-			b.modelCall(sp)
+		case modelCalls[op] || op == "":
+			// A span that names no operation is a model call when it
+			// carries a call's messages.
+			if c, problems := readCall(sp); op != "" || c.found {
+				b.modelCall(sp, c, problems)
+			}
 		}
 	}
 	b.fillToolResults()
@@ -147,17 +151,10 @@ func buildSession(spans []*span, file string) *session.Session {
 	return s
 }
 
-// hasContent reports whether a span with no operation name still carries
-// a model call's messages.
-func hasContent(s *span) bool {
-	c, _ := readCall(s)
-	return c.found
-}
-
 // modelCall adds what one model call sent beyond the conversation so far,
-// then its answer with the call's usage.
-func (b *builder) modelCall(sp *span) {
-	c, problems := readCall(sp)
+// then its answer with the call's usage. c and problems are what readCall
+// read of the span.
+func (b *builder) modelCall(sp *span, c call, problems []string) {
 	for _, p := range problems {
 		norm.Diag(b.s, b.file, sp.line, session.SeverityWarning, "span %s (%s): %s", sp.id, sp.name, p)
 	}

@@ -23,6 +23,15 @@ func start(t *testing.T) *Server { return startIn(t, t.TempDir()) }
 // startIn is start on the workspace in dir.
 func startIn(t *testing.T, dir string) *Server {
 	t.Helper()
+	srv := newServer(t, dir)
+	serveOn(t, srv, "127.0.0.1:0")
+	return srv
+}
+
+// newServer makes a server, not yet listening, for a fresh app on the
+// workspace in dir; both close when the test ends.
+func newServer(t *testing.T, dir string) *Server {
+	t.Helper()
 	assets := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>ctxscope</title>")}}
 	a, err := app.New(app.Options{Workspace: dir, Log: io.Discard})
 	if err != nil {
@@ -33,7 +42,13 @@ func startIn(t *testing.T, dir string) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Listen("127.0.0.1:0"); err != nil {
+	return srv
+}
+
+// serveOn makes srv listen on addr and serve until the test ends.
+func serveOn(t *testing.T, srv *Server, addr string) {
+	t.Helper()
+	if err := srv.Listen(addr); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -45,7 +60,6 @@ func startIn(t *testing.T, dir string) *Server {
 			t.Errorf("serve: %v", err)
 		}
 	})
-	return srv
 }
 
 func base(s *Server) string { return "http://" + s.listener.Addr().String() }
@@ -195,15 +209,7 @@ func TestUploadIsNotABoundMethod(t *testing.T) {
 }
 
 func TestListenRefusesNonLoopback(t *testing.T) {
-	a, err := app.New(app.Options{Workspace: t.TempDir(), Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	srv, err := New(a, fstest.MapFS{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, t.TempDir())
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0"} {
 		if err := srv.Listen(addr); err == nil {
 			srv.listener.Close()

@@ -19,10 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
-	"ctxscope/app"
 	"ctxscope/engine/store"
 )
 
@@ -66,15 +64,7 @@ func TestServingBeyondLoopbackNeedsTLSAndTokens(t *testing.T) {
 		t.Errorf("CheckAddr on loopback: %v", err)
 	}
 	dir := t.TempDir()
-	a, err := app.New(app.Options{Workspace: dir, Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	srv, err := New(a, fstest.MapFS{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, dir)
 	if err := srv.Listen("0.0.0.0:0"); !errors.Is(err, ErrNotLoopback) || !strings.Contains(err.Error(), "no TLS") {
 		t.Errorf("without TLS: %v", err)
 	}
@@ -104,11 +94,7 @@ func TestServingBeyondLoopbackNeedsTLSAndTokens(t *testing.T) {
 // Host and Origin checks hold for the certificate's host.
 func TestTeamServer(t *testing.T) {
 	dir := t.TempDir()
-	a, err := app.New(app.Options{Workspace: dir, Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
+	srv := newServer(t, dir)
 	st, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -121,21 +107,11 @@ func TestTeamServer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv, err := New(a, fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	certFile, keyFile, pool := selfSigned(t)
 	if err := srv.UseTLS(certFile, keyFile); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Listen("0.0.0.0:0"); err != nil {
-		t.Fatal(err)
-	}
-	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(sctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	serveOn(t, srv, "0.0.0.0:0")
 
 	_, port, _ := net.SplitHostPort(srv.listener.Addr().String())
 	origin := "https://" + net.JoinHostPort(teamHost, port)

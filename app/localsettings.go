@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -19,11 +20,14 @@ const localSettingsName = "local-settings.json"
 
 // localSettings are the settings of this app's user, in a JSON object
 // file beside the search index. A setting missing there is read from the
-// workspace, where versions before the shared store kept them all.
+// workspace, where versions before the shared store kept them all. The
+// file is read once (listing sessions asks for each one's seen count)
+// and written whole at each change; this app is its only writer.
 type localSettings struct {
 	app  *App
 	path string
 	mu   sync.Mutex
+	all  map[string]json.RawMessage // nil until read
 }
 
 func newLocalSettings(a *App) *localSettings {
@@ -34,11 +38,11 @@ func newLocalSettings(a *App) *localSettings {
 func (l *localSettings) get(key string, v any) (bool, error) {
 	l.mu.Lock()
 	all, err := l.read()
+	raw, ok := all[key]
 	l.mu.Unlock()
 	if err != nil {
 		return false, err
 	}
-	raw, ok := all[key]
 	if !ok {
 		return l.app.ws.Store.Setting(context.Background(), key, v)
 	}
@@ -61,12 +65,17 @@ func (l *localSettings) put(key string, v any) error {
 	if err != nil {
 		return err
 	}
-	all[key] = b
-	out, err := json.MarshalIndent(all, "", "  ")
+	next := maps.Clone(all)
+	next[key] = b
+	out, err := json.MarshalIndent(next, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeReplacing(l.path, append(out, '\n'))
+	if err := writeReplacing(l.path, append(out, '\n')); err != nil {
+		return err
+	}
+	l.all = next
+	return nil
 }
 
 // writeReplacing writes data to path through a temporary file in the same
@@ -91,9 +100,12 @@ func writeReplacing(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// read returns the file's settings, none when there is no file yet. The
-// caller holds l.mu.
+// read returns the file's settings, none when there is no file yet,
+// reading the file on first use. The caller holds l.mu.
 func (l *localSettings) read() (map[string]json.RawMessage, error) {
+	if l.all != nil {
+		return l.all, nil
+	}
 	all := map[string]json.RawMessage{}
 	b, err := os.ReadFile(l.path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -105,5 +117,6 @@ func (l *localSettings) read() (map[string]json.RawMessage, error) {
 	if err := json.Unmarshal(b, &all); err != nil {
 		return nil, fmt.Errorf("%s: %w", l.path, err)
 	}
+	l.all = all
 	return all, nil
 }

@@ -122,14 +122,15 @@ func (d *Debugger) Threads(key string) ([]debug.ThreadInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return debug.Threads(o.s), nil
+	return o.threads(), nil
 }
 
 // Replay replays a thread of a session under p's policy and budget. A
 // budget of 0 asks for the default (debug.DefaultBudget), and episodes ""
 // for declared episodes when the thread has any, else inferred ones; the
-// timeline says which were used. A newer call supersedes one that is
-// still preparing.
+// timeline says which were used. Requests over budget come without the
+// reason (Debugger.Context gives it per request; ExportReplay gives them
+// all). A newer call supersedes one that is still preparing.
 func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
 	return d.replayTimeline(context.Background(), key, p)
 }
@@ -146,24 +147,16 @@ func (d *Debugger) replayTimeline(ctx context.Context, key string, p debug.Param
 	if err != nil {
 		return nil, err
 	}
-	if p.Budget == 0 || auto {
-		probe := p
-		probe.Policy, probe.Budget = cwl.PolicyNone, 1
-		t, err := r.Timeline(probe)
-		if err != nil {
+	if auto && r.Uncapped().EpisodeCount == 0 {
+		p.Episodes = string(cwl.Inferred)
+		if r, err = d.replay(ctx, key, p); err != nil {
 			return nil, err
 		}
-		if auto && t.EpisodeCount == 0 {
-			p.Episodes = string(cwl.Inferred)
-			if r, err = d.replay(ctx, key, p); err != nil {
-				return nil, err
-			}
-		}
-		if p.Budget == 0 {
-			p.Budget = debug.DefaultBudget(t.Before)
-		}
 	}
-	return r.Timeline(p)
+	if p.Budget == 0 {
+		p.Budget = debug.DefaultBudget(r.Uncapped().Before)
+	}
+	return r.TimelineForView(p)
 }
 
 // Context returns the exact input of request k under p, with every

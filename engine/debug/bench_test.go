@@ -14,13 +14,29 @@ import (
 // bigSession concatenates copies of the messages of the real 453-request
 // pi session into one pi session: 9 copies hold about 1.1M tokens.
 func bigSession(b *testing.B, copies int) *Replay {
+	return concatenated(b, "pi-cwl__large-session.jsonl", copies, Params{Counter: "estimate", Episodes: "inferred"})
+}
+
+// paperScaleSession is the paper-scale session of the browser benchmarks
+// (paperScale in frontend/e2e/debugger-helpers.mjs): the real pi session
+// before its compaction 27 times over, 13,068 requests and 10.1M tokens of
+// history, prepared as the app prepares it (calibrated counter, inferred
+// episodes since it declares none).
+func paperScaleSession(b *testing.B) *Replay {
+	return concatenated(b, "pi-cwl__before-compaction.jsonl", 27, Params{Episodes: "inferred"})
+}
+
+// concatenated writes the header of a shared real pi session and then its
+// other lines copies times over, and prepares the result with p.
+func concatenated(b *testing.B, name string, copies int, p Params) *Replay {
 	b.Helper()
-	raw, err := os.ReadFile("../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl")
+	raw, err := os.ReadFile("../../../shared/data/sessions/pi/" + name)
 	if err != nil {
 		b.Fatal(err)
 	}
 	lines := strings.SplitAfter(strings.TrimRight(string(raw), "\n")+"\n", "\n")
 	var sb strings.Builder
+	sb.Grow(copies * len(raw))
 	sb.WriteString(lines[0])
 	for range copies {
 		for _, l := range lines[1:] {
@@ -36,7 +52,7 @@ func bigSession(b *testing.B, copies int) *Replay {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := New(context.Background(), s, Params{Counter: "estimate", Episodes: "inferred"}, nil)
+	r, err := New(context.Background(), s, p, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,6 +72,27 @@ func BenchmarkTimeline1M(b *testing.B) {
 		if _, err := json.Marshal(t); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkTimelinePaperScale is one step of a τ drag on the paper-scale
+// session, around the budget it opens with (92,000): the view's replay at
+// a new budget and its JSON.
+func BenchmarkTimelinePaperScale(b *testing.B) {
+	r := paperScaleSession(b)
+	p := Params{Episodes: "inferred", Policy: cwl.PolicyPaper}
+	b.ResetTimer()
+	for i := range b.N {
+		p.Budget = 80_000 + 1000*(i%40)
+		t, err := r.TimelineForView(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := json.Marshal(t)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(out)), "bytes")
 	}
 }
 

@@ -94,6 +94,27 @@ func TestTimelineColumns(t *testing.T) {
 	if len(wide.Evictions) >= len(tl.Evictions) {
 		t.Errorf("a wider budget evicts %d times, a narrower one %d", len(wide.Evictions), len(tl.Evictions))
 	}
+	// The view's timeline is the same without the reasons.
+	p.Budget = 8000
+	view, err := r.TimelineForView(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tl.Unreachable {
+		tl.Unreachable[i].Why = ""
+	}
+	if a, b := mustJSON(t, tl), mustJSON(t, view); !bytes.Equal(a, b) {
+		t.Errorf("the view's timeline differs from the timeline beyond the reasons")
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestContextAtAnEviction(t *testing.T) {
@@ -299,5 +320,40 @@ func TestBranchesOfATree(t *testing.T) {
 	}
 	if strings.Join(texts, "|") != "start|first answer|go right instead" {
 		t.Errorf("the right branch's input is %q", texts)
+	}
+}
+
+// TestUncappedIsTheSameUnderEveryPolicy checks that what a replay measures
+// once (each input uncapped and its shared context) is what every
+// policy's own run finds at every budget, with the estimator and with the
+// calibrated counter.
+func TestUncappedIsTheSameUnderEveryPolicy(t *testing.T) {
+	s := readSession(t, claudeSession)
+	for _, counter := range []string{"estimate", CounterCalibrated} {
+		r, err := New(context.Background(), s, Params{Thread: 5, Counter: counter, Episodes: "inferred"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := r.Uncapped()
+		if u.EpisodeCount == 0 || len(u.Before) != r.Requests() {
+			t.Fatalf("%s: uncapped %d inputs, %d episodes", counter, len(u.Before), u.EpisodeCount)
+		}
+		for _, policy := range cwl.Policies {
+			for _, budget := range []int{3000, 8000, 40000} {
+				run, err := r.rep.Run(r.runOptions(Params{Policy: policy, Budget: budget}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k, pt := range run.Requests {
+					if pt.Before != u.Before[k] || pt.Context != u.Context[k] {
+						t.Fatalf("%s %s τ=%d request %d: before %d context %d, uncapped %d context %d",
+							counter, policy, budget, k, pt.Before, pt.Context, u.Before[k], u.Context[k])
+					}
+					if policy == cwl.PolicyNone && pt.After != pt.Before {
+						t.Fatalf("%s: request %d kept %d of %d with no policy", counter, k, pt.After, pt.Before)
+					}
+				}
+			}
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"ctxscope/engine/cwl"
-	"ctxscope/engine/report"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
@@ -44,7 +43,8 @@ type Replay struct {
 	viewMu  sync.Mutex
 	viewRep *cwl.Replayer
 
-	truth truth
+	truth    truth
+	uncapped *Uncapped
 }
 
 // viewReplayer returns the replayer of single-request views, preparing it
@@ -95,7 +95,11 @@ func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Replay{Thread: t, ledger: l, reqs: reqs, opts: opts, rep: r, Locator: NewLocator(t, reqs), truth: tr}, nil
+	rep := &Replay{Thread: t, ledger: l, reqs: reqs, opts: opts, rep: r, Locator: NewLocator(t, reqs), truth: tr}
+	if err := rep.measureUncapped(); err != nil {
+		return nil, err
+	}
+	return rep, nil
 }
 
 // threadMessages lists the messages of t's entries.
@@ -122,11 +126,12 @@ type Mark struct {
 	Step    string `json:"step,omitempty"`
 }
 
-// Over is a request left over budget, with why.
+// Over is a request left over budget, with why (empty in
+// [Replay.TimelineForView]).
 type Over struct {
 	Request int    `json:"k"`
 	Over    int    `json:"over"`
-	Why     string `json:"why"`
+	Why     string `json:"why,omitempty"`
 }
 
 // SourceCompaction is the source agent's own compaction, before request
@@ -185,7 +190,16 @@ type Timeline struct {
 }
 
 // Timeline replays the thread under p's policy and budget.
-func (r *Replay) Timeline(p Params) (*Timeline, error) {
+func (r *Replay) Timeline(p Params) (*Timeline, error) { return r.timeline(p, true) }
+
+// TimelineForView is [Replay.Timeline] without the sentence that says why
+// each request over budget is over (Over.Why), which a view shows for one
+// request at a time from its context ([Context].Unreachable). Those
+// sentences were a quarter of a long session's timeline, written again at
+// every step of a τ drag.
+func (r *Replay) TimelineForView(p Params) (*Timeline, error) { return r.timeline(p, false) }
+
+func (r *Replay) timeline(p Params, reasons bool) (*Timeline, error) {
 	r.mu.Lock()
 	t, err := r.rep.Run(r.runOptions(p))
 	r.mu.Unlock()
@@ -193,35 +207,20 @@ func (r *Replay) Timeline(p Params) (*Timeline, error) {
 		return nil, err
 	}
 	n := len(t.Requests)
+	u := r.uncapped
 	out := &Timeline{Policy: t.Policy, Episodes: string(t.Episodes), Counter: t.Counter, Budget: t.Budget, Categories: t.Categories,
-		Before: make([]int, n), After: make([]int, n), Cached: make([]int, n), Context: make([]int, n), Lines: make([]int, n),
+		Before: u.Before, After: make([]int, n), Cached: make([]int, n), Context: u.Context, Lines: u.Lines,
 		Cats: make([][]int32, len(t.Categories)), Evictions: []Mark{}, Restored: []Mark{}, Unreachable: []Over{},
-		Compactions: []SourceCompaction{}, Cost: t.Cost, Assumptions: t.Assumptions,
+		Compactions: u.Compactions, Cost: t.Cost, Assumptions: t.Assumptions, EpisodeCount: u.EpisodeCount,
 		CounterName: r.truth.counter, CounterNote: r.truth.counterNote(), Reported: r.truth.reported, ReportedOutput: r.truth.output,
-		Unlogged: make([]int, n), Calibration: r.truth.calibration}
-	for k := len(r.truth.prices) - 1; k >= 0 && out.Window == 0; k-- {
-		out.Window = r.truth.prices[k].Window
-	}
-	for k, s := range r.truth.scales {
-		if s.Overhead > 0 {
-			out.Unlogged[k] = int(s.Overhead + 0.5)
-		}
-	}
+		Unlogged: u.Unlogged, Calibration: r.truth.calibration, Window: u.Window}
 	for c := range out.Cats {
 		out.Cats[c] = make([]int32, n)
 	}
 	eps := r.rep.ContextEpisodes()
-	for _, e := range eps {
-		for _, ep := range e.List {
-			if ep.Kind != cwl.KindUnannotated {
-				out.EpisodeCount++
-			}
-		}
-	}
 	for k := range t.Requests {
 		pt := &t.Requests[k]
-		out.Before[k], out.After[k], out.Cached[k], out.Context[k] = pt.Before, pt.After, pt.Cached, pt.Context
-		out.Lines[k] = r.reqs[k].Entry.Line
+		out.After[k], out.Cached[k] = pt.After, pt.Cached
 		for c, v := range pt.Cats {
 			out.Cats[c][k] = v
 		}
@@ -233,11 +232,12 @@ func (r *Replay) Timeline(p Params) (*Timeline, error) {
 			out.Restored = append(out.Restored, Mark{Request: k, Episode: rs.Episode, Name: episodeName(list, rs.Episode, ""), Level: rs.Level})
 		}
 		if u := pt.Unreachable; u != nil {
-			out.Unreachable = append(out.Unreachable, Over{Request: k, Over: u.Over, Why: u.Describe(list)})
+			o := Over{Request: k, Over: u.Over}
+			if reasons {
+				o.Why = u.Describe(list)
+			}
+			out.Unreachable = append(out.Unreachable, o)
 		}
-	}
-	for _, c := range report.Compactions(r.Thread, r.reqs) {
-		out.Compactions = append(out.Compactions, SourceCompaction{Next: c.NextRequest, Line: c.Line, TokensBefore: c.TokensBefore})
 	}
 	return out, nil
 }

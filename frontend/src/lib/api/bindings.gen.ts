@@ -562,7 +562,7 @@ export interface Outcome {
 export interface Over {
   k: number;
   over: number;
-  why: string;
+  why?: string;
 }
 
 // Params is debug.Params.

@@ -29,14 +29,15 @@ type Replayer struct {
 
 // replayCtx is one shared context with its plan and reusable policy state.
 type replayCtx struct {
-	plan  *Plan
-	eps   *Episodes
-	graph *Graph
-	segs  []Segment // the units pi-cwl processes (declared segments, or inferred episodes)
-	close []int     // message index closing each pi-cwl unit (MaxInt never)
-	loose bool      // pi-cwl units without delimiter anchors (inferred)
-	paper *paperRun
-	pi    *piPasser
+	requests []int32 // the requests in this context, in order
+	plan     *Plan
+	eps      *Episodes
+	graph    *Graph
+	segs     []Segment // the units pi-cwl processes (declared segments, or inferred episodes)
+	close    []int     // message index closing each pi-cwl unit (MaxInt never)
+	loose    bool      // pi-cwl units without delimiter anchors (inferred)
+	paper    *paperRun
+	pi       *piPasser
 
 	segToEp []int              // episode of each pi-cwl unit
 	immuneP []int64            // prefix sums of what pi-cwl never evicts beyond user turns: prologue and gaps
@@ -82,6 +83,7 @@ func Prepare(reqs []*session.Request, l *tokens.Ledger, o PrepareOptions) (*Repl
 			r.ctxs = append(r.ctxs, rc)
 		}
 		r.reqCtx[k] = c
+		r.ctxs[c].requests = append(r.ctxs[c].requests, int32(k))
 		if k > 0 {
 			r.shared[k] = int32(sharedPrefix(reqs[k-1].Input(), q.Input()))
 		}

@@ -3,7 +3,10 @@ package cwl
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // RunOptions configures one replay.
@@ -72,36 +75,65 @@ func (r *Replayer) normalize(o RunOptions) (RunOptions, error) {
 
 // runUntil replays requests 0..last into pts (which holds at least
 // last+1 points), leaving each context's policy state as of its last
-// replayed request.
+// replayed request. Contexts share no policy state (a request reads and
+// changes only its own context's), so they replay side by side, one
+// goroutine per core: a long session that its agent compacted, or that
+// branched, replays in a fraction of the time.
 func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
-	var step func(k int, c *replayCtx, pt *Point, o RunOptions)
-	switch o.Policy {
-	case PolicyNone:
-		step = func(k int, c *replayCtx, pt *Point, _ RunOptions) { r.stepNone(k, c, pt) }
-	case PolicyPaper:
-		step = r.stepPaper
-	case PolicyPiCWL:
-		step = r.stepPi
-	case PolicyTruncate:
-		step = r.stepTruncate
-	case PolicyCompact:
-		step = r.stepCompact
-	default:
-		return fmt.Errorf("cwl: unknown policy %q (want one of paper, pi-cwl, none, truncate, compact)", o.Policy)
+	step, err := r.stepOf(o.Policy)
+	if err != nil {
+		return err
 	}
-	for _, c := range r.ctxs {
+	replay := func(c *replayCtx) {
 		c.resetRun()
+		for _, k32 := range c.requests {
+			k := int(k32)
+			if k > last {
+				break
+			}
+			pt := &pts[k]
+			n := r.reqs[k].Len
+			*pt = Point{Request: k, Context: int(r.reqCtx[k]), Messages: n, Before: c.plan.Tokens(n)}
+			ok := o
+			ok.Budget = o.budgetAt(k)
+			step(k, c, pt, ok)
+		}
 	}
-	for k := 0; k <= last; k++ {
-		c := r.ctxs[r.reqCtx[k]]
-		pt := &pts[k]
-		n := r.reqs[k].Len
-		*pt = Point{Request: k, Context: int(r.reqCtx[k]), Messages: n, Before: c.plan.Tokens(n)}
-		ok := o
-		ok.Budget = o.budgetAt(k)
-		step(k, c, pt, ok)
+	workers := min(runtime.GOMAXPROCS(0), len(r.ctxs))
+	if workers <= 1 {
+		for _, c := range r.ctxs {
+			replay(c)
+		}
+		return nil
 	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(r.ctxs)); i = next.Add(1) - 1 {
+				replay(r.ctxs[i])
+			}
+		})
+	}
+	wg.Wait()
 	return nil
+}
+
+// stepOf returns the step function of a policy.
+func (r *Replayer) stepOf(policy string) (func(k int, c *replayCtx, pt *Point, o RunOptions), error) {
+	switch policy {
+	case PolicyNone:
+		return func(k int, c *replayCtx, pt *Point, _ RunOptions) { r.stepNone(k, c, pt) }, nil
+	case PolicyPaper:
+		return r.stepPaper, nil
+	case PolicyPiCWL:
+		return r.stepPi, nil
+	case PolicyTruncate:
+		return r.stepTruncate, nil
+	case PolicyCompact:
+		return r.stepCompact, nil
+	}
+	return nil, fmt.Errorf("cwl: unknown policy %q (want one of paper, pi-cwl, none, truncate, compact)", policy)
 }
 
 // resetRun clears the per-run state of a context.

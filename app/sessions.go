@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ctxscope/app/demo"
+	"ctxscope/engine/debug"
 	"ctxscope/engine/report"
 	"ctxscope/engine/session"
 	"ctxscope/engine/store"
@@ -25,7 +26,7 @@ import (
 // changes.
 type Sessions struct {
 	app     *App
-	initial string
+	initial *initialFile // nil when the command line named no file
 
 	// open are the opened sessions, by key, as of their stored revision.
 	open *revisionCache[*openSession]
@@ -39,6 +40,17 @@ type openSession struct {
 	requests []*session.Request // of the main thread
 	mu       sync.Mutex
 	ledgers  map[string]*tokens.Ledger
+
+	threadsOnce sync.Once
+	threadList  []debug.ThreadInfo
+}
+
+// threads lists the session's threads, worked out on first use: the list
+// walks every entry of every thread, and each view of the session asks
+// for it.
+func (o *openSession) threads() []debug.ThreadInfo {
+	o.threadsOnce.Do(func() { o.threadList = debug.Threads(o.s) })
+	return o.threadList
 }
 
 // SessionInfo describes a workspace session.
@@ -79,7 +91,11 @@ type SessionInfo struct {
 }
 
 func newSessions(a *App, initial string) *Sessions {
-	return &Sessions{app: a, initial: initial, open: newRevisionCache[*openSession](keepOpen)}
+	s := &Sessions{app: a, open: newRevisionCache[*openSession](keepOpen)}
+	if initial != "" {
+		s.initial = &initialFile{path: initial}
+	}
+	return s
 }
 
 // demoSetting records that the workspace was given the demo session.
@@ -171,8 +187,8 @@ func (s *Sessions) isDemo(source string) bool {
 // returns an empty SessionInfo for an empty workspace.
 func (s *Sessions) Initial() (SessionInfo, error) {
 	s.app.called("Sessions.Initial")
-	if s.initial != "" {
-		return s.openPath(s.initial)
+	if s.initial != nil {
+		return s.openInitial()
 	}
 	rows, err := s.app.ws.Sessions(context.Background(), 0, 1)
 	if err != nil || len(rows) == 0 {
@@ -293,16 +309,26 @@ func (s *Sessions) openKey(key string) (SessionInfo, error) {
 // get returns the opened session for key, loading it when it is not in
 // memory or the stored session has changed since.
 func (s *Sessions) get(key string) (*openSession, error) {
-	row, err := s.app.ws.Store.Session(context.Background(), key)
+	ctx := context.Background()
+	rev, err := s.app.ws.Store.Revision(ctx, key)
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, fmt.Errorf("%w: %q", ErrNotFound, key)
-		}
-		return nil, err
+		return nil, notFound(key, err)
 	}
-	return s.open.get(context.Background(), key, row.Revision, func(context.Context, *openSession, bool) (*openSession, error) {
+	return s.open.get(ctx, key, rev, func(context.Context, *openSession, bool) (*openSession, error) {
+		row, err := s.app.ws.Store.Session(ctx, key)
+		if err != nil {
+			return nil, notFound(key, err)
+		}
 		return s.load(key, row)
 	})
+}
+
+// notFound turns the store's not-found error for key into the app's.
+func notFound(key string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %q", ErrNotFound, key)
+	}
+	return err
 }
 
 // load reads a stored session and derives what the services need.

@@ -75,6 +75,51 @@ func TestInitialOpensTheCommandLineFile(t *testing.T) {
 	}
 }
 
+// TestInitialFileIsReadAgainOnlyWhenItChanged opens the command line's
+// file by its key while it is as imported, and imports it again once it
+// grew or its session was deleted.
+func TestInitialFileIsReadAgainOnlyWhenItChanged(t *testing.T) {
+	raw, err := os.ReadFile(piDir + "pi-cwl__before-compaction.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	path := filepath.Join(t.TempDir(), "growing.jsonl")
+	half := strings.Join(lines[:len(lines)/2], "")
+	if err := os.WriteFile(path, []byte(half), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := newApp(t, Options{Initial: path})
+	first, err := a.sessions.Initial()
+	if err != nil || first.Requests == 0 {
+		t.Fatalf("%+v, %v", first, err)
+	}
+	if key := a.sessions.initial.unchangedKey(); key != first.Key {
+		t.Fatalf("unchanged file: key %q, want %q", key, first.Key)
+	}
+	again, err := a.sessions.Initial()
+	if err != nil || again.Key != first.Key || again.Requests != first.Requests {
+		t.Fatalf("again: %+v, %v", again, err)
+	}
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if key := a.sessions.initial.unchangedKey(); key != "" {
+		t.Fatalf("the file grew, yet it is taken as unchanged (%q)", key)
+	}
+	grown, err := a.sessions.Initial()
+	if err != nil || grown.Key != first.Key || grown.Requests != 484 {
+		t.Fatalf("grown: %d requests (%v), want 484", grown.Requests, err)
+	}
+	if err := a.sessions.Delete(grown.Key); err != nil {
+		t.Fatal(err)
+	}
+	back, err := a.sessions.Initial()
+	if err != nil || back.Requests != 484 {
+		t.Fatalf("after a delete: %+v, %v", back, err)
+	}
+}
+
 func TestTimelineBreakdownsAddUp(t *testing.T) {
 	a := newApp(t, Options{})
 	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -45,7 +46,7 @@ func TestAppendIncremental(t *testing.T) {
 	live := filepath.Join(t.TempDir(), "live.jsonl")
 	s := openTemp(t)
 	steps := []int{len(lines) / 3, 2 * len(lines) / 3, len(lines)}
-	prevMax, prevN := int64(0), 0
+	prevMax, prevN, prevRev := int64(0), 0, -1
 	for i, n := range steps {
 		writeLines(t, live, lines, n)
 		res := mustImport(t, s, live)
@@ -65,7 +66,16 @@ func TestAppendIncremental(t *testing.T) {
 		if kept != prevN {
 			t.Fatalf("step %d: %d of the %d earlier entry rows survive", i, kept, prevN)
 		}
-		prevMax, prevN = maxID, count
+		key := res.Sessions[0].Key
+		rev, err := s.Revision(context.Background(), key)
+		info, ierr := s.Session(context.Background(), key)
+		if err != nil || ierr != nil || rev != info.Revision || rev <= prevRev {
+			t.Fatalf("step %d: revision %d (%v), the session's %d (%v), before %d: want it to grow with each import", i, rev, err, info.Revision, ierr, prevRev)
+		}
+		prevMax, prevN, prevRev = maxID, count, rev
+	}
+	if _, err := s.Revision(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the revision of no session: %v, want ErrNotFound", err)
 	}
 	want, err := ingest.ReadFile(live)
 	if err != nil {

@@ -82,6 +82,19 @@ func (s *Store) Session(ctx context.Context, key string) (SessionInfo, error) {
 	return scanSessionInfo(rows)
 }
 
+// Revision returns the revision of the session stored under key: it
+// grows with every change to the session, so a cache of what was derived
+// from the session can tell it is still current by this one cheap look,
+// where [Store.Session] counts the session's entries.
+func (s *Store) Revision(ctx context.Context, key string) (int, error) {
+	var rev int
+	err := s.read.QueryRowContext(ctx, `SELECT revision FROM sessions WHERE key = ?`, key).Scan(&rev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("session %q: %w", key, ErrNotFound)
+	}
+	return rev, err
+}
+
 func scanSessionInfo(rows *sql.Rows) (SessionInfo, error) {
 	var si SessionInfo
 	var started, imported, updated string

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -239,6 +240,13 @@ func TestForeignHostHeaderIsRefused(t *testing.T) {
 // call posts a bound-method call with the token header.
 func call(t *testing.T, s *Server, service, method string, args ...any) (int, []byte) {
 	t.Helper()
+	code, body, _ := callForHeader(t, s, service, method, args...)
+	return code, body
+}
+
+// callForHeader is call that also returns the answer's header.
+func callForHeader(t *testing.T, s *Server, service, method string, args ...any) (int, []byte, http.Header) {
+	t.Helper()
 	body, _ := json.Marshal(args)
 	if args == nil {
 		body = []byte("[]")
@@ -252,7 +260,31 @@ func call(t *testing.T, s *Server, service, method string, args ...any) (int, []
 	}
 	defer resp.Body.Close()
 	out, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, out
+	return resp.StatusCode, out, resp.Header
+}
+
+// TestCallsSayTheServersTime checks the Server-Timing header by which the
+// browser benchmarks tell the server's share of a call: the call and the
+// encoding of its answer, or of its error.
+func TestCallsSayTheServersTime(t *testing.T) {
+	s := start(t)
+	timing := regexp.MustCompile(`^call;dur=\d+\.\d\d, encode;dur=\d+\.\d\d$`)
+	for _, tc := range []struct {
+		method string
+		args   []any
+		want   int
+	}{
+		{"OpenPath", []any{"../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl"}, http.StatusOK},
+		{"Timeline", []any{"missing", "estimate"}, http.StatusUnprocessableEntity},
+	} {
+		code, body, h := callForHeader(t, s, "Sessions", tc.method, tc.args...)
+		if code != tc.want {
+			t.Fatalf("%s: %d %s", tc.method, code, body)
+		}
+		if got := strings.Join(h.Values("Server-Timing"), ", "); !timing.MatchString(got) {
+			t.Errorf("%s: Server-Timing %q", tc.method, got)
+		}
+	}
 }
 
 func TestCallsReachTheBoundServices(t *testing.T) {

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { budgetRange, clampBudget, countByLevel, describeRemoval, evictionSteps, stackColumns, yTop } from './replay';
+import { budgetRange, clampBudget, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, sampleRequests, stackColumns, yTop } from './replay';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
 import { nodeStyle, pathData, timeText } from './graphsvg';
@@ -112,5 +112,66 @@ describe('yTop', () => {
     expect(yTop(168_000, 20_000, 20_000, true)).toEqual({ top: 168_000, clipped: false });
     expect(yTop(40_000, 20_000, 20_000, false)).toEqual({ top: 40_000, clipped: false });
     expect(yTop(1000, 0, 0, false)).toEqual({ top: 1000, clipped: false });
+  });
+});
+
+describe('dots of the reported line', () => {
+  test.each([
+    { values: [], want: [] },
+    { values: [5], want: [0] },
+    { values: [5, 6, null, 7, null, null, 8], want: [3, 6] },
+    { values: [null, 1, null, 2, 3, null], want: [1] },
+    { values: [1, 2, 3], want: [] },
+  ])('isolatedPoints($values)', ({ values, want }) => {
+    expect(isolatedPoints(values)).toEqual(want);
+  });
+
+  it('draws every dot while each has room, else only the isolated ones in view', () => {
+    expect(dotsToDraw(0, 99, 600, [3, 50])).toBeNull();
+    expect(dotsToDraw(0, 99, 599, [3, 50])).toEqual([3, 50]);
+    expect(dotsToDraw(10, 13067, 1300, [3, 50, 13000, 13067])).toEqual([50, 13000, 13067]);
+  });
+});
+
+describe('sampleRequests', () => {
+  const sample = (lines: number[][], lo: number, hi: number, px: number) => {
+    const keep = new Uint8Array(lines[0].length);
+    sampleRequests(lines, lo, hi, px, keep);
+    return [...keptIndices(keep)];
+  };
+
+  it('keeps every request while there are at most four per pixel', () => {
+    expect(sample([[5, 1, 4, 2, 3, 9, 0, 7]], 0, 7, 2)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(sample([[5, 1, 4, 2, 3, 9, 0, 7]], 2, 5, 1)).toEqual([2, 3, 4, 5]);
+  });
+
+  it('keeps the first, last, lowest and highest of each column of each line', () => {
+    // Two columns of ten requests each.
+    const total = [3, 4, 9, 4, 4, 4, 1, 4, 4, 3, 2, 2, 2, 2, 8, 2, 2, 0, 2, 2];
+    expect(sample([total], 0, 19, 2)).toEqual([0, 2, 6, 9, 10, 14, 17, 19]);
+    // A second line adds its own extremes.
+    const before = total.map((_, i) => (i === 4 ? 50 : i === 12 ? -1 : 10));
+    expect(sample([total, before], 0, 19, 2)).toEqual([0, 2, 4, 6, 9, 10, 12, 14, 17, 19]);
+  });
+
+  it('keeps every peak of a long sawtooth at any width', () => {
+    const n = 13068;
+    const line = Array.from({ length: n }, (_, i) => (i % 484) * 100);
+    const peaks = line.map((v, i) => [v, i]).filter(([v]) => v === 483 * 100).map(([, i]) => i);
+    for (const px of [300, 1000, 1366]) {
+      const kept = new Set(sample([line], 0, n - 1, px));
+      expect(kept.size).toBeLessThanOrEqual(4 * px);
+      for (const p of peaks) expect(kept.has(p)).toBe(true);
+    }
+  });
+
+  it('adds a zoomed range at full detail to a coarse sample of the whole', () => {
+    const line = Array.from({ length: 1000 }, (_, i) => i % 7);
+    const keep = new Uint8Array(1000);
+    sampleRequests([line], 0, 999, 10, keep);
+    sampleRequests([line], 500, 520, 100, keep);
+    const kept = [...keptIndices(keep)];
+    for (let i = 500; i <= 520; i++) expect(kept).toContain(i);
+    expect(kept.length).toBeLessThan(100);
   });
 });

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"ctxscope/search"
 )
 
 // quietBeforeIndexing is how long the frontend must have made no call
@@ -32,8 +34,18 @@ type indexer struct {
 
 func newIndexer(a *App) *indexer {
 	x := &indexer{app: a, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	if a.ws.Index != nil {
+		a.ws.Index.YieldTo(x.userAtWork)
+	}
 	go x.run()
 	return x
+}
+
+// userAtWork reports whether the frontend called a bound method within
+// quietBeforeIndexing: a background sync under way then waits between
+// its batches (see search.InBackground).
+func (x *indexer) userAtWork() bool {
+	return time.Since(time.Unix(0, x.lastCall.Load())) < quietBeforeIndexing
 }
 
 // request asks for a sync soon. The request counts as activity: what
@@ -49,6 +61,14 @@ func (x *indexer) request() {
 
 func (x *indexer) run() {
 	defer close(x.done)
+	// A sync under way stops at its next batch when the indexer stops;
+	// the batches written stay, and the next sync resumes after them.
+	ctx, cancel := context.WithCancel(search.InBackground(context.Background()))
+	defer cancel()
+	go func() {
+		<-x.stop
+		cancel()
+	}()
 	for {
 		select {
 		case <-x.stop:
@@ -57,7 +77,7 @@ func (x *indexer) run() {
 			if !x.waitQuiet() {
 				return
 			}
-			if _, err := x.app.ws.Sync(context.Background()); err != nil {
+			if _, err := x.app.ws.Sync(ctx); err != nil && ctx.Err() == nil {
 				x.app.logf("index: %v", err)
 			}
 		}
@@ -83,7 +103,7 @@ func (x *indexer) waitQuiet() bool {
 	}
 }
 
-// close waits for a running sync and stops the indexer.
+// close stops the indexer, and a running sync at its next batch.
 func (x *indexer) close() {
 	x.once.Do(func() {
 		close(x.stop)

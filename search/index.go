@@ -37,6 +37,8 @@ type Index struct {
 	swap sync.RWMutex
 	// facets caches the facet columns of the latest snapshot searched.
 	facets facetColumns
+	// yield is how a background sync gives way to the user (yield.go).
+	yield yielding
 }
 
 // Open opens the index in dir, creating it when missing. An index written

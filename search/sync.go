@@ -44,7 +44,13 @@ type SyncStats struct {
 // documents and the record of having indexed them are written in one
 // batch, so an interrupted sync resumes where it stopped.
 func (x *Index) Sync(ctx context.Context, st *store.Store) (SyncStats, error) {
-	x.mu.Lock()
+	if !inBackground(ctx) {
+		x.yield.waiting.Add(1)
+		x.mu.Lock()
+		x.yield.waiting.Add(-1)
+	} else {
+		x.mu.Lock()
+	}
 	defer x.mu.Unlock()
 	var stats SyncStats
 	infos, err := st.Sessions(ctx, 0, 0)
@@ -57,6 +63,9 @@ func (x *Index) Sync(ctx context.Context, st *store.Store) (SyncStats, error) {
 		prev, ok := x.state.Sessions[info.Key]
 		if ok && prev.Generation == info.Generation && prev.Revision == info.Revision {
 			continue
+		}
+		if err := x.giveWay(ctx); err != nil {
+			return stats, err
 		}
 		if err := x.syncSession(ctx, st, info, prev, ok, &stats); err != nil {
 			return stats, fmt.Errorf("search: index session %s: %w", info.Key, err)
@@ -127,7 +136,7 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 			return err
 		}
 		b, pending = x.idx.NewBatch(), 0
-		return nil
+		return x.giveWay(ctx)
 	})
 	if err != nil {
 		return err

@@ -25,6 +25,17 @@ after(async () => {
   if (path) rmSync(dirname(path), { recursive: true, force: true });
 });
 
+// countFrames starts recording the time between animation frames;
+// stopFrames stops and returns them.
+const countFrames = (page) => page.evaluate(() => {
+  window.__frames = [];
+  window.__stop = false;
+  let last = performance.now();
+  const tick = (t) => { window.__frames.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+});
+const stopFrames = (page) => page.evaluate(() => { window.__stop = true; return window.__frames.slice(1); });
+
 const perfLog = (page) => page.evaluate(() => window.__ctxscopePerf ?? { firstDraw: [], tau: [], replyMs: [] });
 
 test('the paper-scale session holds 10M tokens of history in 5,000+ requests', () => {
@@ -60,16 +71,34 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
       const typed = (await perfLog(page)).tau.slice();
       const reply = (await perfLog(page)).replyMs.slice();
       assert.ok(Number(await page.getAttribute('[data-testid=eviction-count]', 'data-count')) > 0, 'τ 40,000 evicts');
+      // τ dragged: every frame of the drag, and the server's share of each
+      // replay it asked for (the Server-Timing of the call and its encoding).
+      await page.evaluate(() => {
+        performance.setResourceTimingBufferSize(10_000);
+        performance.clearResourceTimings();
+        window.__ctxscopePerf.tau.length = 0;
+      });
+      await countFrames(page);
+      const slider = page.locator('[data-testid=tau-slider]');
+      const sbox = await slider.boundingBox();
+      await page.mouse.move(sbox.x + sbox.width * 0.4, sbox.y + sbox.height / 2);
+      await page.mouse.down();
+      for (let i = 0; i <= 40; i++) {
+        await page.mouse.move(sbox.x + sbox.width * (0.4 + 0.005 * i), sbox.y + sbox.height / 2);
+        await page.waitForTimeout(16);
+      }
+      await page.mouse.up();
+      await page.waitForTimeout(800);
+      const dragFrames = await stopFrames(page);
+      const dragged = (await perfLog(page)).tau.slice();
+      const server = await page.evaluate(() => performance.getEntriesByType('resource')
+        .filter((e) => e.name.includes('/api/call/Debugger/Replay'))
+        .map((e) => e.serverTiming.reduce((sum, t) => sum + t.duration, 0)));
+      assert.ok(server.length > 0 && dragged.length > 0, `${server.length} replays during the drag`);
       // Scrubbing the whole timeline, one move per animation frame.
       const over = page.locator('[data-testid=timeline] .u-over');
       const box = await over.boundingBox();
-      await page.evaluate(() => {
-        window.__frames = [];
-        window.__stop = false;
-        let last = performance.now();
-        const tick = (t) => { window.__frames.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
-        requestAnimationFrame(tick);
-      });
+      await countFrames(page);
       const moves = 240;
       await page.mouse.move(box.x + 5, box.y + box.height / 2);
       await page.mouse.down();
@@ -78,7 +107,7 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
       }
       await page.mouse.up();
-      const frames = await page.evaluate(() => { window.__stop = true; return window.__frames.slice(1); });
+      const frames = await stopFrames(page);
       const k = Number(await page.getAttribute('[data-testid=timeline]', 'aria-valuenow'));
       assert.ok(k > 12000, `the scrub ended at request ${k}`);
       await screenshot(page, 'paper-scale.png');
@@ -87,8 +116,11 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
         paperScaleTauTyped: { ...stats(typed), unit: 'ms', what: 'τ typed → timeline redrawn, paper-scale session' },
         paperScaleTauReply: { ...stats(reply), unit: 'ms', what: 'of that, the Debugger.Replay call alone (HTTP, Go, JSON both ways)' },
         paperScaleScrub: { ...stats(frames), frames: frames.length, over25ms: frames.filter((f) => f > 25).length, unit: 'ms per frame', what: 'scrubbing 13,068 requests, one move per frame' },
+        paperScaleDragFrames: { ...stats(dragFrames), frames: dragFrames.length, over50ms: dragFrames.filter((f) => f > 50).length, unit: 'ms per frame', what: 'every frame while τ is dragged (41 moves 16 ms apart) and 0.8 s after' },
+        paperScaleDragRedraw: { ...stats(dragged), unit: 'ms', what: 'τ dragged → each redraw, from the input it shows' },
+        paperScaleDragServer: { ...stats(server), unit: 'ms', what: 'the server\'s share of each replay during the drag (Server-Timing: the call and the encoding of its answer)' },
       });
-      console.log('paper scale', { paints, typed: stats(typed), reply: stats(reply), scrub: stats(frames) });
+      console.log('paper scale', { paints, typed: stats(typed), reply: stats(reply), scrub: stats(frames), dragFrames: stats(dragFrames), dragged: stats(dragged), server: stats(server) });
       await page.close();
     }
   }

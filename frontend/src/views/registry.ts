@@ -4,7 +4,6 @@ import type { Component } from 'svelte';
 import type { ViewState } from '../lib/urlstate';
 import DebuggerView from './DebuggerView.svelte';
 import SessionsView from './SessionsView.svelte';
-import MemoryView from './MemoryView.svelte';
 
 // ViewProps are what the shell gives every view.
 export interface ViewProps {
@@ -19,14 +18,19 @@ export interface ViewProps {
   onstate: (patch: ViewState) => void;
 }
 
+// A view is its component, or for the memory view, whose graph renderer
+// (sigma, graphology) is a third of the code, load, which fetches the
+// component on the first visit: a page that opens on a session does not
+// parse the graph renderer first.
 export interface ViewDef {
   id: string;
   label: string;
-  component: Component<ViewProps>;
+  component?: Component<ViewProps>;
+  load?: () => Promise<Component<ViewProps>>;
 }
 
 export const views: ViewDef[] = [
   { id: 'debugger', label: 'Debugger', component: DebuggerView },
   { id: 'sessions', label: 'Sessions', component: SessionsView },
-  { id: 'memory', label: 'Memory', component: MemoryView },
+  { id: 'memory', label: 'Memory', load: () => import('./MemoryView.svelte').then((m) => m.default) },
 ];

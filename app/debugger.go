@@ -139,24 +139,55 @@ func (d *Debugger) replayTimeline(ctx context.Context, key string, p debug.Param
 	d.app.called("Debugger.Replay", key, p)
 	ctx, done := d.app.latest.begin(ctx, "Debugger.Replay")
 	defer done()
+	r, p, err := d.resolved(ctx, key, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.TimelineForView(p)
+}
+
+// ReplayStep is Replay for a view that holds a timeline of the same
+// thread, counter and episode mode: it returns only what the policy and
+// the budget change (debug.Step). Its Requests tells whether the session
+// grew since that timeline. A newer call of either supersedes one that is
+// still preparing.
+func (d *Debugger) ReplayStep(key string, p debug.Params) (*debug.Step, error) {
+	return d.replayStep(context.Background(), key, p)
+}
+
+func (d *Debugger) replayStep(ctx context.Context, key string, p debug.Params) (*debug.Step, error) {
+	d.app.called("Debugger.ReplayStep", key, p)
+	ctx, done := d.app.latest.begin(ctx, "Debugger.Replay")
+	defer done()
+	r, p, err := d.resolved(ctx, key, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.Step(p)
+}
+
+// resolved prepares the replay p asks for, with its defaults filled in:
+// episodes "" are declared ones when the thread has any, else inferred;
+// a budget of 0 is debug.DefaultBudget.
+func (d *Debugger) resolved(ctx context.Context, key string, p debug.Params) (*preparedReplay, debug.Params, error) {
 	auto := p.Episodes == ""
 	if auto {
 		p.Episodes = string(cwl.Declared)
 	}
 	r, err := d.replay(ctx, key, p)
 	if err != nil {
-		return nil, err
+		return nil, p, err
 	}
 	if auto && r.Uncapped().EpisodeCount == 0 {
 		p.Episodes = string(cwl.Inferred)
 		if r, err = d.replay(ctx, key, p); err != nil {
-			return nil, err
+			return nil, p, err
 		}
 	}
 	if p.Budget == 0 {
 		p.Budget = debug.DefaultBudget(r.Uncapped().Before)
 	}
-	return r.TimelineForView(p)
+	return r, p, nil
 }
 
 // Context returns the exact input of request k under p, with every

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +34,21 @@ func TestDebuggerServices(t *testing.T) {
 	tl, err := d.Replay(info.Key, p)
 	if err != nil || len(tl.After) != 53 || len(tl.Evictions) == 0 {
 		t.Fatalf("replay: %v evictions of %d requests, %v", len(tl.Evictions), len(tl.After), err)
+	}
+	// A step is the part of the replay the budget changes, defaults
+	// resolved as Replay resolves them.
+	for _, q := range []debug.Params{p, {Thread: 5, Counter: "estimate", Policy: "paper"}} {
+		full, err := d.Replay(info.Key, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := d.ReplayStep(info.Key, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Requests != len(full.After) || st.Budget != full.Budget || !slices.Equal(st.After, full.After) || len(st.Evictions) != len(full.Evictions) {
+			t.Fatalf("step %+v: %d requests at τ=%d, the replay %d at τ=%d", q, st.Requests, st.Budget, len(full.After), full.Budget)
+		}
 	}
 	k := tl.Evictions[0].Request
 	c, err := d.Context(info.Key, p, k)

@@ -106,6 +106,37 @@ func TestTimelineColumns(t *testing.T) {
 	if a, b := mustJSON(t, tl), mustJSON(t, view); !bytes.Equal(a, b) {
 		t.Errorf("the view's timeline differs from the timeline beyond the reasons")
 	}
+	// A step is the view's timeline with what no budget changes left out:
+	// laid over another budget's timeline, it gives this one.
+	p.Budget = 20000
+	other, err := r.TimelineForView(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Budget = 8000
+	step, err := r.Step(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if step.Requests != n || step.Budget != 8000 {
+		t.Fatalf("step of %d requests at τ=%d", step.Requests, step.Budget)
+	}
+	var merged map[string]json.RawMessage
+	json.Unmarshal(mustJSON(t, other), &merged)
+	var fields map[string]json.RawMessage
+	json.Unmarshal(mustJSON(t, step), &fields)
+	delete(fields, "requests")
+	for k, v := range fields {
+		if _, ok := merged[k]; !ok {
+			t.Fatalf("the step's %q is no field of a timeline", k)
+		}
+		merged[k] = v
+	}
+	var want map[string]json.RawMessage
+	json.Unmarshal(mustJSON(t, view), &want)
+	if a, b := mustJSON(t, merged), mustJSON(t, want); !bytes.Equal(a, b) {
+		t.Errorf("a step laid over the timeline at τ=20000 is not the timeline at τ=8000")
+	}
 }
 
 func mustJSON(t *testing.T, v any) []byte {

@@ -1,5 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
-import { budgetRange, clampBudget, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, sampleRequests, stackColumns, yTop } from './replay';
+import { budgetRange, clampBudget, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, mergeStep, sampleRequests, stackColumns, yTop } from './replay';
+import type { ReplayStep, ReplayTimeline } from './types/debugger';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
 import { nodeStyle, pathData, timeText } from './graphsvg';
@@ -173,5 +174,18 @@ describe('sampleRequests', () => {
     const kept = [...keptIndices(keep)];
     for (let i = 500; i <= 520; i++) expect(kept).toContain(i);
     expect(kept.length).toBeLessThan(100);
+  });
+});
+
+describe('mergeStep', () => {
+  const base = { policy: 'paper', budget: 1000, after: [1, 2], before: [3, 4], lines: [7, 8], counterName: 'estimate' } as unknown as ReplayTimeline;
+  const s = (requests: number) => ({ policy: 'pi-cwl', budget: 2000, requests, after: [0, 1], cached: [0, 0], cats: [], evictions: [], restored: [], unreachable: [], cost: {}, assumptions: [] }) as unknown as ReplayStep;
+
+  it('takes what the step changes and keeps the rest', () => {
+    expect(mergeStep(base, s(2))).toMatchObject({ policy: 'pi-cwl', budget: 2000, after: [0, 1], before: [3, 4], lines: [7, 8], counterName: 'estimate' });
+  });
+
+  it('refuses a step about another number of requests', () => {
+    expect(mergeStep(base, s(3))).toBeNull();
   });
 });

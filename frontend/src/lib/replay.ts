@@ -2,7 +2,7 @@
 // columns, eviction levels and their colours, stepping between evictions,
 // and describing why a part of the context is missing. DOM-free so that
 // vitest covers it.
-import type { Mark, Removal, ReplayTimeline } from './types/debugger';
+import type { Mark, Removal, ReplayStep, ReplayTimeline } from './types/debugger';
 
 export interface CategoryStyle {
   label: string;
@@ -196,4 +196,17 @@ export function keptIndices(keep: Uint8Array): Uint32Array {
   const out = new Uint32Array(n);
   for (let i = 0, j = 0; i < keep.length; i++) if (keep[i]) out[j++] = i;
   return out;
+}
+
+// mergeStep lays a step (what another policy or budget changes, see
+// Debugger.ReplayStep) over a timeline of the same replay. It returns null
+// when the step is about another number of requests (the session grew
+// since), which then needs a whole replay.
+export function mergeStep(base: ReplayTimeline, s: ReplayStep): ReplayTimeline | null {
+  if (s.requests !== base.after.length) return null;
+  return {
+    ...base,
+    policy: s.policy, budget: s.budget, after: s.after, cached: s.cached, cats: s.cats,
+    evictions: s.evictions, restored: s.restored, unreachable: s.unreachable, cost: s.cost, assumptions: s.assumptions,
+  };
 }

@@ -839,6 +839,21 @@ export interface Stats {
   merges: number;
 }
 
+// Step is debug.Step.
+export interface Step {
+  policy: string;
+  budget: number;
+  requests: number;
+  after: number[];
+  cached: number[];
+  cats: number[][];
+  evictions: Mark[];
+  restored: Mark[];
+  unreachable: Over[];
+  cost: CostSummary;
+  assumptions: string[];
+}
+
 // Summary is recall.Summary.
 export interface Summary {
   recovered: number;
@@ -1002,6 +1017,7 @@ export const Debugger = {
   Counters: () => call<string[]>('Debugger', 'Counters'),
   Threads: (key: string) => call<ThreadInfo[]>('Debugger', 'Threads', key),
   Replay: (key: string, p: Params) => call<Timeline>('Debugger', 'Replay', key, p),
+  ReplayStep: (key: string, p: Params) => call<Step>('Debugger', 'ReplayStep', key, p),
   Context: (key: string, p: Params, k: number) => call<Context>('Debugger', 'Context', key, p, k),
   Block: (key: string, p: Params, k: number, i: number, b: number) => call<string>('Debugger', 'Block', key, p, k, i, b),
   Sweep: (key: string, p: Params, policies: string[], from: number, to: number, step: number) => call<Curve[]>('Debugger', 'Sweep', key, p, policies, from, to, step),

@@ -11,6 +11,7 @@ export const debuggerApi = {
   counters: Debugger.Counters,
   threads: Debugger.Threads,
   replay: Debugger.Replay,
+  replayStep: Debugger.ReplayStep,
   context: Debugger.Context,
   block: Debugger.Block,
   sweep: Debugger.Sweep,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DebuggerController, type Backend } from './controller.svelte';
-import type { Curve, MemoryVariant, Params, ReplayTimeline } from '../types/debugger';
+import type { Curve, MemoryVariant, Params, ReplayStep, ReplayTimeline } from '../types/debugger';
 
 // deferred is a promise the test settles when it chooses, so that replies
 // can arrive in any order.
@@ -28,6 +28,7 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 const params: Params = { thread: 0, counter: 'estimate', episodes: 'declared', policy: 'paper', budget: 20000 };
 const curve = (policy: string, budgets: number[]): Curve[] => [{ policy, points: budgets.map((b) => ({ budget: b })) as Curve['points'] }];
 const variant = (budget: number): MemoryVariant => ({ policy: 'paper+memory', budget, recallBudget: 500 } as MemoryVariant);
+const step = (budget: number, n = 3): ReplayStep => ({ budget, policy: 'paper', requests: n, after: new Array(n).fill(0) } as unknown as ReplayStep);
 const timeline = (budget: number, n = 3): ReplayTimeline => ({ budget, counterName: 'estimate', episodes: 'declared', after: new Array(n).fill(0) } as unknown as ReplayTimeline);
 
 describe('DebuggerController', () => {
@@ -148,12 +149,48 @@ describe('DebuggerController', () => {
     expect(calls.replay).toHaveLength(1);
     calls.replay[0].reply.resolve(timeline(1000));
     await flush();
-    expect(calls.replay).toHaveLength(2);
-    expect((calls.replay[1].args[1] as Params).budget).toBe(3000);
-    calls.replay[1].reply.resolve(timeline(3000));
+    // The next is a step of the replay shown.
+    expect(calls.replay).toHaveLength(1);
+    expect(calls.replayStep).toHaveLength(1);
+    expect((calls.replayStep[0].args[1] as Params).budget).toBe(3000);
+    calls.replayStep[0].reply.resolve(step(3000));
     await flush();
     expect(c.timeline?.budget).toBe(3000);
     expect(patches.at(-1)).toMatchObject({ budget: 3000, step: 2 });
+  });
+
+  it('asks a step of the replay shown for what the budget changes, and lays it over the rest', async () => {
+    const { api, calls } = scripted();
+    const c = new DebuggerController(api, () => {});
+    c.open('s');
+    c.replay('s', { ...params, budget: 1000 }, 0, {}, () => {});
+    calls.replay[0].reply.resolve({ ...timeline(1000), before: [5, 6, 7], lines: [1, 2, 3] } as ReplayTimeline);
+    await flush();
+    c.replay('s', { ...params, budget: 2000 }, 0, {}, () => {});
+    calls.replayStep[0].reply.resolve({ ...step(2000), after: [1, 2, 3] });
+    await flush();
+    expect(c.timeline).toMatchObject({ budget: 2000, after: [1, 2, 3], before: [5, 6, 7], lines: [1, 2, 3] });
+    expect(calls.replay).toHaveLength(1);
+  });
+
+  it('replays whole when the session grew since the replay shown, or for another counter', async () => {
+    const { api, calls } = scripted();
+    const c = new DebuggerController(api, () => {});
+    c.open('s');
+    c.replay('s', { ...params, budget: 1000 }, 0, {}, () => {});
+    calls.replay[0].reply.resolve(timeline(1000));
+    await flush();
+    c.replay('s', { ...params, budget: 2000 }, 0, {}, () => {});
+    calls.replayStep[0].reply.resolve(step(2000, 4)); // four requests now
+    await flush();
+    expect(calls.replay).toHaveLength(2);
+    calls.replay[1].reply.resolve(timeline(2000, 4));
+    await flush();
+    expect(c.timeline?.after).toHaveLength(4);
+    c.replay('s', { ...params, counter: 'o200k', budget: 2000 }, 0, {}, () => {});
+    await flush();
+    expect(calls.replay).toHaveLength(3);
+    expect(calls.replayStep).toHaveLength(1);
   });
 
   it('reports an error of the newest request only', async () => {

@@ -22,6 +22,7 @@ export type Calibration = G.Calibration;
 export type ProviderView = G.ProviderView;
 
 export type ReplayTimeline = G.Timeline;
+export type ReplayStep = G.Step;
 
 export type Removal = G.Removal;
 

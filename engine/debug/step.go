@@ -1,0 +1,35 @@
+package debug
+
+import "ctxscope/engine/cwl"
+
+// Step is what a replay at another policy or budget changes in a
+// timeline of the same prepared replay: the kept input and its split,
+// the evictions, the requests left over budget, the cost. A view that
+// holds a [Timeline] of the replay takes the rest from it ([Uncapped]
+// and what the provider reported), so that a step of a τ drag sends a
+// quarter less; Requests tells it the step is about as many requests as
+// the timeline it holds.
+type Step struct {
+	Policy      string          `json:"policy"`
+	Budget      int             `json:"budget"`
+	Requests    int             `json:"requests"`
+	After       []int           `json:"after"`
+	Cached      []int           `json:"cached"`
+	Cats        [][]int32       `json:"cats"`
+	Evictions   []Mark          `json:"evictions"`
+	Restored    []Mark          `json:"restored"`
+	Unreachable []Over          `json:"unreachable"`
+	Cost        cwl.CostSummary `json:"cost"`
+	Assumptions []string        `json:"assumptions"`
+}
+
+// Step replays the thread under p's policy and budget and returns what
+// that changes in the view's timeline ([Replay.TimelineForView]).
+func (r *Replay) Step(p Params) (*Step, error) {
+	t, err := r.timeline(p, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Step{Policy: t.Policy, Budget: t.Budget, Requests: len(t.After), After: t.After, Cached: t.Cached, Cats: t.Cats,
+		Evictions: t.Evictions, Restored: t.Restored, Unreachable: t.Unreachable, Cost: t.Cost, Assumptions: t.Assumptions}, nil
+}

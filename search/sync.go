@@ -129,7 +129,9 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 			}
 		}
 		progress.reached(p.Thread, p.From+len(p.Entries))
-		if pending < batchText {
+		// A batch is written when it is full, or early when the sync must
+		// give way, so that it waits having kept its work.
+		if pending < batchText && (pending == 0 || !x.mustYield(ctx)) {
 			return nil
 		}
 		if err := x.commit(b, record); err != nil {

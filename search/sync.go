@@ -129,9 +129,7 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 			}
 		}
 		progress.reached(p.Thread, p.From+len(p.Entries))
-		// A batch is written when it is full, or early when the sync must
-		// give way, so that it waits having kept its work.
-		if pending < batchText && (pending == 0 || !x.mustYield(ctx)) {
+		if pending < batchText {
 			return nil
 		}
 		if err := x.commit(b, record); err != nil {

@@ -11,11 +11,9 @@ import (
 // app starts it right after the import that shows the session: the user
 // is then stepping through it and dragging τ, and those replies should
 // not share the machine with the indexer. So a sync that an app runs in
-// the background ([InBackground]) waits while the user is at work (as the
-// function given to [Index.YieldTo] says), unless a search is waiting
-// for the index, which then needs it done. It looks before each session
-// and after each page of entries it reads; a batch it has begun is
-// written first, so that nothing done is lost.
+// the background ([InBackground]) waits, between batches, while the
+// user is at work (as the function given to [Index.YieldTo] says),
+// unless a search is waiting for the index, which then needs it done.
 
 // yieldPoll is how often a waiting background sync looks again.
 const yieldPoll = 20 * time.Millisecond
@@ -50,21 +48,16 @@ func (x *Index) YieldTo(busy func() bool) {
 	x.yield.busy.Store(&busy)
 }
 
-// mustYield reports whether a background sync under ctx should give way
-// now: the user is at work and no foreground sync waits for the index.
-func (x *Index) mustYield(ctx context.Context) bool {
-	if !inBackground(ctx) {
-		return false
-	}
-	busy := x.yield.busy.Load()
-	return busy != nil && (*busy)() && x.yield.waiting.Load() == 0
-}
-
-// giveWay waits, in a background sync, while it must yield. It returns
-// ctx's cause if ctx ends first.
+// giveWay waits, in a background sync, while the user is at work and no
+// foreground sync waits for the index. It returns ctx's cause if ctx ends
+// first.
 func (x *Index) giveWay(ctx context.Context) error {
+	if !inBackground(ctx) {
+		return nil
+	}
 	for {
-		if !x.mustYield(ctx) {
+		busy := x.yield.busy.Load()
+		if busy == nil || !(*busy)() || x.yield.waiting.Load() > 0 {
 			return nil
 		}
 		select {

@@ -44,8 +44,11 @@ func newIndexer(a *App) *indexer {
 // userAtWork reports whether the frontend called a bound method within
 // quietBeforeIndexing: a background sync under way then waits between
 // its batches (see search.InBackground).
-func (x *indexer) userAtWork() bool {
-	return time.Since(time.Unix(0, x.lastCall.Load())) < quietBeforeIndexing
+func (x *indexer) userAtWork() bool { return x.sinceLastCall() < quietBeforeIndexing }
+
+// sinceLastCall is how long ago the frontend last called a bound method.
+func (x *indexer) sinceLastCall() time.Duration {
+	return time.Since(time.Unix(0, x.lastCall.Load()))
 }
 
 // request asks for a sync soon. The request counts as activity: what
@@ -91,7 +94,7 @@ func (x *indexer) busy() { x.lastCall.Store(time.Now().UnixNano()) }
 // returns false when the indexer is stopped meanwhile.
 func (x *indexer) waitQuiet() bool {
 	for {
-		wait := quietBeforeIndexing - time.Since(time.Unix(0, x.lastCall.Load()))
+		wait := quietBeforeIndexing - x.sinceLastCall()
 		if wait <= 0 {
 			return true
 		}

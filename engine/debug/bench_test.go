@@ -61,34 +61,39 @@ func concatenated(b *testing.B, name string, copies int, p Params) *Replay {
 
 func BenchmarkTimeline1M(b *testing.B) {
 	r := bigSession(b, 9)
-	p := Params{Counter: "estimate", Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 300_000}
-	b.ResetTimer()
-	for i := range b.N {
-		p.Budget = 200_000 + 1000*(i%100)
-		t, err := r.Timeline(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := json.Marshal(t); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSteps(b, Params{Counter: "estimate", Episodes: "inferred", Policy: cwl.PolicyPaper}, 200_000, 100,
+		func(p Params) (any, error) { return r.Timeline(p) })
 }
 
-// BenchmarkTimelinePaperScale is one step of a τ drag on the paper-scale
-// session, around the budget it opens with (92,000): the view's replay at
-// a new budget and its JSON.
+// BenchmarkTimelinePaperScale is a new τ on the paper-scale session, near
+// the budget it opens with (92,000): the view's whole timeline and its
+// JSON, what the page asks for when it has none of the replay yet.
 func BenchmarkTimelinePaperScale(b *testing.B) {
 	r := paperScaleSession(b)
-	p := Params{Episodes: "inferred", Policy: cwl.PolicyPaper}
+	benchSteps(b, Params{Episodes: "inferred", Policy: cwl.PolicyPaper}, 80_000, 40,
+		func(p Params) (any, error) { return r.TimelineForView(p) })
+}
+
+// BenchmarkStepPaperScale is one step of a τ drag on the paper-scale
+// session: what the page asks for while it holds a timeline of the
+// replay (Debugger.ReplayStep), and its JSON.
+func BenchmarkStepPaperScale(b *testing.B) {
+	r := paperScaleSession(b)
+	benchSteps(b, Params{Episodes: "inferred", Policy: cwl.PolicyPaper}, 80_000, 40,
+		func(p Params) (any, error) { return r.Step(p) })
+}
+
+// benchSteps replays at budgets from, from+1000, ... (steps of them, round
+// and round) and encodes each answer as JSON, reporting its size.
+func benchSteps(b *testing.B, p Params, from, steps int, replay func(Params) (any, error)) {
 	b.ResetTimer()
 	for i := range b.N {
-		p.Budget = 80_000 + 1000*(i%40)
-		t, err := r.TimelineForView(p)
+		p.Budget = from + 1000*(i%steps)
+		v, err := replay(p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, err := json.Marshal(t)
+		out, err := json.Marshal(v)
 		if err != nil {
 			b.Fatal(err)
 		}

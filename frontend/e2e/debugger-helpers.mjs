@@ -180,3 +180,32 @@ export function stats(xs) {
 function round(v) {
   return Math.round(v * 10) / 10;
 }
+
+// dragTau takes the τ slider's thumb at fraction from of its width and
+// moves it by fraction by, moves times, 16 ms apart, then lets it go.
+export async function dragTau(page, from, by, moves = 40) {
+  const box = await page.locator('[data-testid=tau-slider]').boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * from, y);
+  await page.mouse.down();
+  for (let i = 0; i <= moves; i++) {
+    await page.mouse.move(box.x + box.width * (from + by * i), y);
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+}
+
+// scrubTimeline drags across the whole timeline, rightward or back, one
+// move per animation frame.
+export async function scrubTimeline(page, rightward = true, moves = 240) {
+  const box = await page.locator('[data-testid=timeline] .u-over').boundingBox();
+  const x = (i) => box.x + 5 + ((box.width - 10) * (rightward ? i : moves - i)) / moves;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x(0), y);
+  await page.mouse.down();
+  for (let i = 0; i <= moves; i++) {
+    await page.mouse.move(x(i), y);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  }
+  await page.mouse.up();
+}

@@ -105,3 +105,21 @@ export function serveForSuite(...args) {
   });
   return suite;
 }
+
+// recordFrames starts recording, in page, the time between animation
+// frames. It returns the function that stops and returns them, the first
+// (partial) one left out.
+export async function recordFrames(page) {
+  await page.evaluate(() => {
+    window.__frames = [];
+    window.__stopFrames = false;
+    let last = performance.now();
+    const tick = (t) => {
+      window.__frames.push(t - last);
+      last = t;
+      if (window.__frames.length < 100000 && !window.__stopFrames) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  return () => page.evaluate(() => { window.__stopFrames = true; return window.__frames.slice(1); });
+}

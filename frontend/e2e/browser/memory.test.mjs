@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, screenshot, serveForSuite, shared } from '../lib.mjs';
+import { artifacts, recordFrames, screenshot, serveForSuite, shared } from '../lib.mjs';
 import { bigExport, cohen, markers, payloadExport, payloadLoCoMo, payloads } from '../memory-fixtures.mjs';
 
 const locomoFile = join(shared, 'locomo/locomo10.json');
@@ -362,13 +362,7 @@ test('a 10,000-entity graph stays interactive (measured)', { timeout: 600_000 },
   const box = await canvas.boundingBox();
   // Frame intervals while the user zooms with the wheel and pans by
   // dragging, recorded with requestAnimationFrame.
-  await page.evaluate(() => {
-    window.__frames = [];
-    let last = performance.now();
-    window.__run = true;
-    const tick = (t) => { window.__frames.push(t - last); last = t; if (window.__run) requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  });
+  const moving = await recordFrames(page);
   const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
   await page.mouse.move(cx, cy);
   for (let i = 0; i < 10; i++) { await page.mouse.wheel(0, -200); await page.waitForTimeout(60); }
@@ -378,7 +372,7 @@ test('a 10,000-entity graph stays interactive (measured)', { timeout: 600_000 },
   await page.mouse.down();
   for (let i = 0; i < 30; i++) { await page.mouse.move(cx + i * 8, cy + i * 4); await page.waitForTimeout(16); }
   await page.mouse.up();
-  const frames = await page.evaluate(() => { window.__run = false; return window.__frames.slice(1); });
+  const frames = await moving();
   // The time slider over 20,000 relations, zoomed out (the cells, which
   // do not follow it) and zoomed in on the entities (whose relations the
   // slider shows and hides).

@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { bin, launchBrowser, screenshot, startServe } from '../lib.mjs';
-import { paperScale, recordBench, stats } from '../debugger-helpers.mjs';
+import { bin, launchBrowser, recordFrames, screenshot, startServe } from '../lib.mjs';
+import { dragTau, paperScale, recordBench, scrubTimeline, stats } from '../debugger-helpers.mjs';
 
 let browser, server, path;
 before(async () => {
@@ -24,17 +24,6 @@ after(async () => {
   server?.stop();
   if (path) rmSync(dirname(path), { recursive: true, force: true });
 });
-
-// countFrames starts recording the time between animation frames;
-// stopFrames stops and returns them.
-const countFrames = (page) => page.evaluate(() => {
-  window.__frames = [];
-  window.__stop = false;
-  let last = performance.now();
-  const tick = (t) => { window.__frames.push(t - last); last = t; if (!window.__stop) requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-});
-const stopFrames = (page) => page.evaluate(() => { window.__stop = true; return window.__frames.slice(1); });
 
 const perfLog = (page) => page.evaluate(() => window.__ctxscopePerf ?? { firstDraw: [], tau: [], replyMs: [] });
 
@@ -78,36 +67,19 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
         performance.clearResourceTimings();
         window.__ctxscopePerf.tau.length = 0;
       });
-      await countFrames(page);
-      const slider = page.locator('[data-testid=tau-slider]');
-      const sbox = await slider.boundingBox();
-      await page.mouse.move(sbox.x + sbox.width * 0.4, sbox.y + sbox.height / 2);
-      await page.mouse.down();
-      for (let i = 0; i <= 40; i++) {
-        await page.mouse.move(sbox.x + sbox.width * (0.4 + 0.005 * i), sbox.y + sbox.height / 2);
-        await page.waitForTimeout(16);
-      }
-      await page.mouse.up();
+      const dragging = await recordFrames(page);
+      await dragTau(page, 0.4, 0.005);
       await page.waitForTimeout(800);
-      const dragFrames = await stopFrames(page);
+      const dragFrames = await dragging();
       const dragged = (await perfLog(page)).tau.slice();
       const server = await page.evaluate(() => performance.getEntriesByType('resource')
         .filter((e) => e.name.includes('/api/call/Debugger/Replay'))
         .map((e) => e.serverTiming.reduce((sum, t) => sum + t.duration, 0)));
       assert.ok(server.length > 0 && dragged.length > 0, `${server.length} replays during the drag`);
       // Scrubbing the whole timeline, one move per animation frame.
-      const over = page.locator('[data-testid=timeline] .u-over');
-      const box = await over.boundingBox();
-      await countFrames(page);
-      const moves = 240;
-      await page.mouse.move(box.x + 5, box.y + box.height / 2);
-      await page.mouse.down();
-      for (let i = 0; i <= moves; i++) {
-        await page.mouse.move(box.x + 5 + ((box.width - 10) * i) / moves, box.y + box.height / 2);
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-      }
-      await page.mouse.up();
-      const frames = await stopFrames(page);
+      const scrubbing = await recordFrames(page);
+      await scrubTimeline(page);
+      const frames = await scrubbing();
       const k = Number(await page.getAttribute('[data-testid=timeline]', 'aria-valuenow'));
       assert.ok(k > 12000, `the scrub ended at request ${k}`);
       await screenshot(page, 'paper-scale.png');

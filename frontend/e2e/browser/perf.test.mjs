@@ -6,8 +6,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { launchBrowser, screenshot, startServe } from '../lib.mjs';
-import { concatPi, openPath, piBeforeCompaction, recordBench, stats } from '../debugger-helpers.mjs';
+import { launchBrowser, recordFrames, screenshot, startServe } from '../lib.mjs';
+import { concatPi, dragTau, openPath, piBeforeCompaction, recordBench, scrubTimeline, stats } from '../debugger-helpers.mjs';
 
 let browser;
 before(async () => {
@@ -71,15 +71,7 @@ test('τ change to redraw on a 1M-token session', { timeout: 300_000 }, async ()
     const typedReply = (await perfLog(page)).replyMs.slice();
     // A drag of the slider: the replay follows the hand, one run at a time.
     await page.evaluate(() => { window.__ctxscopePerf.tau.length = 0; });
-    const slider = page.locator('[data-testid=tau-slider]');
-    const box = await slider.boundingBox();
-    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
-    await page.mouse.down();
-    for (let i = 0; i <= 40; i++) {
-      await page.mouse.move(box.x + box.width * (0.2 + 0.015 * i), box.y + box.height / 2);
-      await page.waitForTimeout(16);
-    }
-    await page.mouse.up();
+    await dragTau(page, 0.2, 0.015);
     await page.waitForTimeout(500);
     const dragged = (await perfLog(page)).tau.slice();
     const evictions = Number(await page.getAttribute('[data-testid=eviction-count]', 'data-count'));
@@ -123,33 +115,13 @@ test('scrubbing the timeline at 5,000 requests', { timeout: 300_000 }, async () 
     // Let the first load settle: the context of the last request is shown.
     await page.waitForFunction(() => document.querySelector('[data-testid=ctx-row]') && !document.querySelector('.updating'), null, { timeout: 60_000 });
     await page.waitForTimeout(500);
-    const over = page.locator('[data-testid=timeline] .u-over');
-    const box = await over.boundingBox();
     const budget = 1000 / 60;
     // scrub drags across the whole timeline, one move per animation frame,
     // and returns every frame's duration.
     const scrub = async (rightward) => {
-      await page.evaluate(() => {
-        window.__frames = [];
-        window.__stopFrames = false;
-        let last = performance.now();
-        const tick = (t) => {
-          window.__frames.push(t - last);
-          last = t;
-          if (window.__frames.length < 100000 && !window.__stopFrames) requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      });
-      const moves = 240;
-      const x = (i) => box.x + 5 + ((box.width - 10) * (rightward ? i : moves - i)) / moves;
-      await page.mouse.move(x(0), box.y + box.height / 2);
-      await page.mouse.down();
-      for (let i = 0; i <= moves; i++) {
-        await page.mouse.move(x(i), box.y + box.height / 2);
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-      }
-      await page.mouse.up();
-      return page.evaluate(() => { window.__stopFrames = true; return window.__frames.slice(1); });
+      const frames = await recordFrames(page);
+      await scrubTimeline(page, rightward);
+      return frames();
     };
     const report = (frames) => ({ requests: n, frames: frames.length, ...stats(frames), unit: 'ms per frame',
       over25ms: frames.filter((f) => f > budget * 1.5).length });

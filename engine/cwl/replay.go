@@ -25,6 +25,9 @@ type Replayer struct {
 	output  []int32   // provider-reported output tokens of each response (0 unknown)
 	looks   [][]int32 // per request: earlier read calls its response re-reads
 	diags   []session.Diagnostic
+	// lent is the timeline RunWith lends, whose points (and their
+	// eviction lists) the next RunWith writes over.
+	lent *Timeline
 }
 
 // replayCtx is one shared context with its plan and reusable policy state.

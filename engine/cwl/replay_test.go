@@ -182,3 +182,29 @@ func prepareFile(t testing.TB, path string, mode EpisodeMode) *Replayer {
 	}
 	return r
 }
+
+// TestRunWithMatchesRun: a timeline lent by RunWith, whose points the
+// run before wrote, is the one Run makes, for every policy and for
+// budgets that evict much, then little, then much again.
+func TestRunWithMatchesRun(t *testing.T) {
+	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl", Inferred)
+	for _, policy := range Policies {
+		for _, budget := range []int{5000, 60000, 0, 8000, 300} {
+			o := RunOptions{Policy: policy, Budget: budget}
+			want, err := r.Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []byte
+			if err := r.RunWith(o, func(lent *Timeline) error {
+				got, err = json.Marshal(lent)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if w, _ := json.Marshal(want); string(w) != string(got) {
+				t.Fatalf("%s at τ=%d: the lent timeline differs from Run's", policy, budget)
+			}
+		}
+	}
+}

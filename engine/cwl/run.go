@@ -40,8 +40,40 @@ func (r *Replayer) Run(o RunOptions) (*Timeline, error) {
 		return nil, err
 	}
 	t := newTimeline(r, o)
-	if err := r.runUntil(o, len(r.reqs)-1, t.Requests); err != nil {
+	if err := r.complete(o, t); err != nil {
 		return nil, err
+	}
+	return t, nil
+}
+
+// RunWith replays as Run does and lends the timeline to use, which must
+// keep nothing of it (no point, no slice of one) once it returns: the
+// next RunWith writes its points over the same memory. A caller that
+// reads each run once and keeps what it reads (a τ drag's steps) then
+// allocates no timeline per run, and leaves the garbage collector less
+// to do while the user waits.
+func (r *Replayer) RunWith(o RunOptions, use func(*Timeline) error) error {
+	o, err := r.normalize(o)
+	if err != nil {
+		return err
+	}
+	t := r.lent
+	if t == nil {
+		t = newTimeline(r, o)
+		r.lent = t
+	}
+	*t = Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.counterName(o),
+		Categories: t.Categories, Requests: t.Requests}
+	if err := r.complete(o, t); err != nil {
+		return err
+	}
+	return use(t)
+}
+
+// complete replays every request into t's points and sums up the run.
+func (r *Replayer) complete(o RunOptions, t *Timeline) error {
+	if err := r.runUntil(o, len(r.reqs)-1, t.Requests); err != nil {
+		return err
 	}
 	if o.Calibration != nil {
 		for k := range t.Requests {
@@ -50,7 +82,7 @@ func (r *Replayer) Run(o RunOptions) (*Timeline, error) {
 	}
 	t.Cost = r.summarize(t, o)
 	t.Assumptions = assumptions(o, r.Mode)
-	return t, nil
+	return nil
 }
 
 func (r *Replayer) normalize(o RunOptions) (RunOptions, error) {
@@ -93,7 +125,9 @@ func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
 			}
 			pt := &pts[k]
 			n := r.reqs[k].Len
-			*pt = Point{Request: k, Context: int(r.reqCtx[k]), Messages: n, Before: c.plan.Tokens(n)}
+			// A point written over (RunWith) keeps the room of its lists.
+			*pt = Point{Request: k, Context: int(r.reqCtx[k]), Messages: n, Before: c.plan.Tokens(n),
+				Evictions: pt.Evictions[:0], Restored: pt.Restored[:0]}
 			ok := o
 			ok.Budget = o.budgetAt(k)
 			step(k, c, pt, ok)

@@ -137,12 +137,16 @@ func roundCats(c [numCats]float64) [numCats]int32 {
 }
 
 func newTimeline(r *Replayer, o RunOptions) *Timeline {
-	counter := r.Counter
-	if o.Calibration != nil {
-		counter = "calibrated " + counter
-	}
-	return &Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: counter,
+	return &Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.counterName(o),
 		Categories: CategoryNames(), Requests: make([]Point, len(r.reqs))}
+}
+
+// counterName names the counter of a run under o.
+func (r *Replayer) counterName(o RunOptions) string {
+	if o.Calibration != nil {
+		return "calibrated " + r.Counter
+	}
+	return r.Counter
 }
 
 // Describe says in words why a request stays over budget, naming episodes

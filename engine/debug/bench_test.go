@@ -76,11 +76,20 @@ func BenchmarkTimelinePaperScale(b *testing.B) {
 
 // BenchmarkStepPaperScale is one step of a τ drag on the paper-scale
 // session: what the page asks for while it holds a timeline of the
-// replay (Debugger.ReplayStep), and its JSON.
+// replay and the thumb is held (Debugger.ReplayStep without the split),
+// and its JSON.
 func BenchmarkStepPaperScale(b *testing.B) {
 	r := paperScaleSession(b)
 	benchSteps(b, Params{Episodes: "inferred", Policy: cwl.PolicyPaper}, 80_000, 40,
-		func(p Params) (any, error) { return r.Step(p) })
+		func(p Params) (any, error) { return r.Step(p, false) })
+}
+
+// BenchmarkStepSplitPaperScale is the step at the τ a drag ends on, or
+// at a typed τ: with the split of the kept input by category.
+func BenchmarkStepSplitPaperScale(b *testing.B) {
+	r := paperScaleSession(b)
+	benchSteps(b, Params{Episodes: "inferred", Policy: cwl.PolicyPaper}, 80_000, 40,
+		func(p Params) (any, error) { return r.Step(p, true) })
 }
 
 // benchSteps replays at budgets from, from+1000, ... (steps of them, round

@@ -114,18 +114,33 @@ func TestTimelineColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Budget = 8000
-	step, err := r.Step(p)
+	step, err := r.Step(p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if step.Requests != n || step.Budget != 8000 {
-		t.Fatalf("step of %d requests at τ=%d", step.Requests, step.Budget)
+	if step.Requests != n || step.Budget != 8000 || !step.Split {
+		t.Fatalf("step of %d requests at τ=%d (split %v)", step.Requests, step.Budget, step.Split)
+	}
+	// A step without its split is the same step with Cached and Cats
+	// empty.
+	kept, err := r.Step(p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept.Split || len(kept.Cached) != 0 || len(kept.Cats) != 0 {
+		t.Fatalf("the step without its split has %d cached and %d category columns", len(kept.Cached), len(kept.Cats))
+	}
+	whole := *step
+	whole.Split, whole.Cached, whole.Cats = false, []int{}, [][]int32{}
+	if a, b := mustJSON(t, kept), mustJSON(t, whole); !bytes.Equal(a, b) {
+		t.Errorf("the step without its split differs from the step beyond Cached and Cats")
 	}
 	var merged map[string]json.RawMessage
 	json.Unmarshal(mustJSON(t, other), &merged)
 	var fields map[string]json.RawMessage
 	json.Unmarshal(mustJSON(t, step), &fields)
 	delete(fields, "requests")
+	delete(fields, "split")
 	for k, v := range fields {
 		if _, ok := merged[k]; !ok {
 			t.Fatalf("the step's %q is no field of a timeline", k)

@@ -190,40 +190,73 @@ type Timeline struct {
 }
 
 // Timeline replays the thread under p's policy and budget.
-func (r *Replay) Timeline(p Params) (*Timeline, error) { return r.timeline(p, true) }
+func (r *Replay) Timeline(p Params) (*Timeline, error) {
+	return r.timeline(p, timelineParts{reasons: true, split: true})
+}
 
 // TimelineForView is [Replay.Timeline] without the sentence that says why
 // each request over budget is over (Over.Why), which a view shows for one
 // request at a time from its context ([Context].Unreachable). Those
 // sentences were a quarter of a long session's timeline, written again at
 // every step of a τ drag.
-func (r *Replay) TimelineForView(p Params) (*Timeline, error) { return r.timeline(p, false) }
+func (r *Replay) TimelineForView(p Params) (*Timeline, error) {
+	return r.timeline(p, timelineParts{split: true})
+}
 
-func (r *Replay) timeline(p Params, reasons bool) (*Timeline, error) {
+// timelineParts says which of a timeline's optional parts to work out:
+// the sentence that says why each request over budget is over, and the
+// split of the kept input (Cached and Cats; empty when left out).
+type timelineParts struct {
+	reasons, split bool
+}
+
+func (r *Replay) timeline(p Params, parts timelineParts) (*Timeline, error) {
+	var out *Timeline
 	r.mu.Lock()
-	t, err := r.rep.Run(r.runOptions(p))
-	r.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
+	defer r.mu.Unlock()
+	err := r.rep.RunWith(r.runOptions(p), func(t *cwl.Timeline) error {
+		out = r.view(t, parts)
+		return nil
+	})
+	return out, err
+}
+
+// view copies what the view shows of run t, which it keeps nothing of.
+func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
 	n := len(t.Requests)
 	u := r.uncapped
+	evicted, restored, over := 0, 0, 0
+	for k := range t.Requests {
+		pt := &t.Requests[k]
+		evicted += len(pt.Evictions)
+		restored += len(pt.Restored)
+		if pt.Unreachable != nil {
+			over++
+		}
+	}
 	out := &Timeline{Policy: t.Policy, Episodes: string(t.Episodes), Counter: t.Counter, Budget: t.Budget, Categories: t.Categories,
-		Before: u.Before, After: make([]int, n), Cached: make([]int, n), Context: u.Context, Lines: u.Lines,
-		Cats: make([][]int32, len(t.Categories)), Evictions: []Mark{}, Restored: []Mark{}, Unreachable: []Over{},
+		Before: u.Before, After: make([]int, n), Cached: []int{}, Context: u.Context, Lines: u.Lines,
+		Cats: [][]int32{}, Evictions: make([]Mark, 0, evicted), Restored: make([]Mark, 0, restored), Unreachable: make([]Over, 0, over),
 		Compactions: u.Compactions, Cost: t.Cost, Assumptions: t.Assumptions, EpisodeCount: u.EpisodeCount,
 		CounterName: r.truth.counter, CounterNote: r.truth.counterNote(), Reported: r.truth.reported, ReportedOutput: r.truth.output,
 		Unlogged: u.Unlogged, Calibration: r.truth.calibration, Window: u.Window}
-	for c := range out.Cats {
-		out.Cats[c] = make([]int32, n)
+	if parts.split {
+		out.Cached, out.Cats = make([]int, n), make([][]int32, len(t.Categories))
+		for c := range out.Cats {
+			out.Cats[c] = make([]int32, n)
+		}
+		for k := range t.Requests {
+			pt := &t.Requests[k]
+			out.Cached[k] = pt.Cached
+			for c, v := range pt.Cats {
+				out.Cats[c][k] = v
+			}
+		}
 	}
 	eps := r.rep.ContextEpisodes()
 	for k := range t.Requests {
 		pt := &t.Requests[k]
-		out.After[k], out.Cached[k] = pt.After, pt.Cached
-		for c, v := range pt.Cats {
-			out.Cats[c][k] = v
-		}
+		out.After[k] = pt.After
 		list := eps[pt.Context].List
 		for _, ev := range pt.Evictions {
 			out.Evictions = append(out.Evictions, Mark{Request: k, Episode: ev.Episode, Name: episodeName(list, ev.Episode, ev.Step), Level: ev.Level, Freed: ev.Freed, Step: ev.Step})
@@ -233,13 +266,13 @@ func (r *Replay) timeline(p Params, reasons bool) (*Timeline, error) {
 		}
 		if u := pt.Unreachable; u != nil {
 			o := Over{Request: k, Over: u.Over}
-			if reasons {
+			if parts.reasons {
 				o.Why = u.Describe(list)
 			}
 			out.Unreachable = append(out.Unreachable, o)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // episodeName names episode i of list, or the step of an eviction that no

@@ -9,10 +9,18 @@ import "ctxscope/engine/cwl"
 // and what the provider reported), so that a step of a τ drag sends a
 // quarter less; Requests tells it the step is about as many requests as
 // the timeline it holds.
+//
+// A step without its split (Split false) leaves Cached and Cats out: the
+// kept input alone, which is all a chart draws while τ is dragged. Those
+// two columns are seven tenths of a step of a long session (13 numbers
+// per request against 1), so a drag step is a third of the size and
+// takes a third of the time to write; the step at the τ the drag ends on
+// carries them.
 type Step struct {
 	Policy      string          `json:"policy"`
 	Budget      int             `json:"budget"`
 	Requests    int             `json:"requests"`
+	Split       bool            `json:"split"`
 	After       []int           `json:"after"`
 	Cached      []int           `json:"cached"`
 	Cats        [][]int32       `json:"cats"`
@@ -24,12 +32,13 @@ type Step struct {
 }
 
 // Step replays the thread under p's policy and budget and returns what
-// that changes in the view's timeline ([Replay.TimelineForView]).
-func (r *Replay) Step(p Params) (*Step, error) {
-	t, err := r.timeline(p, false)
+// that changes in the view's timeline ([Replay.TimelineForView]); with
+// split false, without Cached and Cats (empty).
+func (r *Replay) Step(p Params, split bool) (*Step, error) {
+	t, err := r.timeline(p, timelineParts{split: split})
 	if err != nil {
 		return nil, err
 	}
-	return &Step{Policy: t.Policy, Budget: t.Budget, Requests: len(t.After), After: t.After, Cached: t.Cached, Cats: t.Cats,
+	return &Step{Policy: t.Policy, Budget: t.Budget, Requests: len(t.After), Split: split, After: t.After, Cached: t.Cached, Cats: t.Cats,
 		Evictions: t.Evictions, Restored: t.Restored, Unreachable: t.Unreachable, Cost: t.Cost, Assumptions: t.Assumptions}, nil
 }

@@ -149,21 +149,23 @@ func (d *Debugger) replayTimeline(ctx context.Context, key string, p debug.Param
 // ReplayStep is Replay for a view that holds a timeline of the same
 // thread, counter and episode mode: it returns only what the policy and
 // the budget change (debug.Step). Its Requests tells whether the session
-// grew since that timeline. A newer call of either supersedes one that is
-// still preparing.
-func (d *Debugger) ReplayStep(key string, p debug.Params) (*debug.Step, error) {
-	return d.replayStep(context.Background(), key, p)
+// grew since that timeline. split asks for the kept input's split by
+// category too; a view leaves it out while τ is dragged, and asks for it
+// at the τ the drag ends on. A newer call of either supersedes one that
+// is still preparing.
+func (d *Debugger) ReplayStep(key string, p debug.Params, split bool) (*debug.Step, error) {
+	return d.replayStep(context.Background(), key, p, split)
 }
 
-func (d *Debugger) replayStep(ctx context.Context, key string, p debug.Params) (*debug.Step, error) {
-	d.app.called("Debugger.ReplayStep", key, p)
+func (d *Debugger) replayStep(ctx context.Context, key string, p debug.Params, split bool) (*debug.Step, error) {
+	d.app.called("Debugger.ReplayStep", key, p, split)
 	ctx, done := d.app.latest.begin(ctx, "Debugger.Replay")
 	defer done()
 	r, p, err := d.resolved(ctx, key, p)
 	if err != nil {
 		return nil, err
 	}
-	return r.Step(p)
+	return r.Step(p, split)
 }
 
 // resolved prepares the replay p asks for, with its defaults filled in:

@@ -42,12 +42,17 @@ func TestDebuggerServices(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := d.ReplayStep(info.Key, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Requests != len(full.After) || st.Budget != full.Budget || !slices.Equal(st.After, full.After) || len(st.Evictions) != len(full.Evictions) {
-			t.Fatalf("step %+v: %d requests at τ=%d, the replay %d at τ=%d", q, st.Requests, st.Budget, len(full.After), full.Budget)
+		for _, split := range []bool{true, false} {
+			st, err := d.ReplayStep(info.Key, q, split)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Requests != len(full.After) || st.Budget != full.Budget || !slices.Equal(st.After, full.After) || len(st.Evictions) != len(full.Evictions) {
+				t.Fatalf("step %+v: %d requests at τ=%d, the replay %d at τ=%d", q, st.Requests, st.Budget, len(full.After), full.Budget)
+			}
+			if st.Split != split || (len(st.Cats) == len(full.Cats)) != split {
+				t.Fatalf("step %+v asked split=%v: split %v with %d of %d category columns", q, split, st.Split, len(st.Cats), len(full.Cats))
+			}
 		}
 	}
 	k := tl.Evictions[0].Request

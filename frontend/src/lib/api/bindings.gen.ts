@@ -844,6 +844,7 @@ export interface Step {
   policy: string;
   budget: number;
   requests: number;
+  split: boolean;
   after: number[];
   cached: number[];
   cats: number[][];
@@ -1017,7 +1018,7 @@ export const Debugger = {
   Counters: () => call<string[]>('Debugger', 'Counters'),
   Threads: (key: string) => call<ThreadInfo[]>('Debugger', 'Threads', key),
   Replay: (key: string, p: Params) => call<Timeline>('Debugger', 'Replay', key, p),
-  ReplayStep: (key: string, p: Params) => call<Step>('Debugger', 'ReplayStep', key, p),
+  ReplayStep: (key: string, p: Params, split: boolean) => call<Step>('Debugger', 'ReplayStep', key, p, split),
   Context: (key: string, p: Params, k: number) => call<Context>('Debugger', 'Context', key, p, k),
   Block: (key: string, p: Params, k: number, i: number, b: number) => call<string>('Debugger', 'Block', key, p, k, i, b),
   Sweep: (key: string, p: Params, policies: string[], from: number, to: number, step: number) => call<Curve[]>('Debugger', 'Sweep', key, p, policies, from, to, step),

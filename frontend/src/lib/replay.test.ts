@@ -185,6 +185,12 @@ describe('mergeStep', () => {
     expect(mergeStep(base, s(2))).toMatchObject({ policy: 'pi-cwl', budget: 2000, after: [0, 1], before: [3, 4], lines: [7, 8], counterName: 'estimate' });
   });
 
+  it('leaves the split out when the step has none, not that of another τ', () => {
+    const split = { ...base, cats: [[1, 1]], cached: [1, 2] } as unknown as ReplayTimeline;
+    expect(mergeStep(split, { ...s(2), split: true, cats: [[0, 1]] })).toMatchObject({ cats: [[0, 1]], cached: [0, 0] });
+    expect(mergeStep(split, { ...s(2), split: false, cats: [], cached: [] })).toMatchObject({ cats: [], cached: [] });
+  });
+
   it('refuses a step about another number of requests', () => {
     expect(mergeStep(base, s(3))).toBeNull();
   });

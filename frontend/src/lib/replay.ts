@@ -201,7 +201,8 @@ export function keptIndices(keep: Uint8Array): Uint32Array {
 // mergeStep lays a step (what another policy or budget changes, see
 // Debugger.ReplayStep) over a timeline of the same replay. It returns null
 // when the step is about another number of requests (the session grew
-// since), which then needs a whole replay.
+// since), which then needs a whole replay. A step without its split
+// leaves the timeline's cats and cached empty, not those of another τ.
 export function mergeStep(base: ReplayTimeline, s: ReplayStep): ReplayTimeline | null {
   if (s.requests !== base.after.length) return null;
   return {

@@ -21,7 +21,7 @@ export interface Backend {
   follow(key: string): Promise<void>;
   unfollow(key: string): Promise<void>;
   replay(key: string, p: Params): Promise<ReplayTimeline>;
-  replayStep(key: string, p: Params): Promise<ReplayStep>;
+  replayStep(key: string, p: Params, split: boolean): Promise<ReplayStep>;
   context(key: string, p: Params, k: number): Promise<ContextView>;
   graph(key: string, p: Params, k: number): Promise<Drawing>;
   sweep(key: string, p: Params, policies: string[], from: number, to: number, step: number): Promise<Curve[]>;
@@ -49,6 +49,9 @@ export class DebuggerController {
   newCount = $state(0);
 
   timeline = $state.raw<ReplayTimeline | null>(null);
+  // split says whether the timeline shown splits its kept input by
+  // category (cats, cached); a step of a τ drag leaves the split out.
+  split = $state(true);
   // timelineKey is the session the timeline belongs to; shownKey the
   // params key of the timeline shown, resolved defaults included.
   timelineKey = $state('');
@@ -80,7 +83,7 @@ export class DebuggerController {
   #memoryReq = new Latest();
   #replayReq = new Latest();
   #inflight = false;
-  #pending: { key: string; p: Params; t0: number; vs: ViewState; apply: (patch: ViewState) => void } | null = null;
+  #pending: { key: string; p: Params; t0: number; vs: ViewState; apply: (patch: ViewState) => void; split: boolean } | null = null;
   #ctxTimer: ReturnType<typeof setTimeout> | undefined;
   #ctxWanted = '';
   #ctxParams = '';
@@ -129,9 +132,11 @@ export class DebuggerController {
   // replay replays session key under p. apply receives the URL patch that
   // writes the defaults Go resolved (counter, episode mode, budget) and
   // keeps the step in range; vs is the view state the request was made in.
-  async replay(key: string, p: Params, t0: number, vs: ViewState, apply: (patch: ViewState) => void): Promise<void> {
+  // split false (while τ is dragged) lets a step of the timeline shown
+  // leave out the split of the kept input by category.
+  async replay(key: string, p: Params, t0: number, vs: ViewState, apply: (patch: ViewState) => void, split = true): Promise<void> {
     if (this.#inflight) {
-      this.#pending = { key, p, t0, vs, apply };
+      this.#pending = { key, p, t0, vs, apply, split };
       return;
     }
     this.#inflight = true;
@@ -139,14 +144,17 @@ export class DebuggerController {
     try {
       const sent = performance.now();
       // Another policy or τ of the replay shown asks only for what that
-      // changes (a quarter less to send and read at every step of a
-      // drag); a session that grew meanwhile is replayed whole.
+      // changes (a quarter less to send and read; a third while τ is
+      // dragged); a session that grew meanwhile is replayed whole.
       const base = this.#stepBase(key, p);
-      let t = base ? mergeStep(base, await this.#api.replayStep(key, p)) : null;
+      const s = base ? await this.#api.replayStep(key, p, split) : null;
+      let t = base && s ? mergeStep(base, s) : null;
+      const splitShown = t === null || s!.split;
       t ??= await this.#api.replay(key, p);
       this.#timing.replied?.(performance.now() - sent);
       if (!current() || key !== this.#shownSession) return;
       this.tauStart = t0;
+      this.split = splitShown;
       this.timeline = t;
       this.timelineKey = key;
       this.timelineId = `${key}/${p.thread}`;
@@ -163,7 +171,7 @@ export class DebuggerController {
       this.#inflight = false;
       const next = this.#pending;
       this.#pending = null;
-      if (next) this.replay(next.key, next.p, next.t0, next.vs, next.apply);
+      if (next) this.replay(next.key, next.p, next.t0, next.vs, next.apply, next.split);
     }
   }
 

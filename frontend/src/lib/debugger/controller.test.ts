@@ -173,6 +173,29 @@ describe('DebuggerController', () => {
     expect(calls.replay).toHaveLength(1);
   });
 
+  it('asks a drag step without the split, and says the timeline shown has none until a step with it', async () => {
+    const { api, calls } = scripted();
+    const c = new DebuggerController(api, () => {});
+    c.open('s');
+    c.replay('s', { ...params, budget: 1000 }, 0, {}, () => {});
+    calls.replay[0].reply.resolve({ ...timeline(1000), cats: [[1, 1, 1]] } as unknown as ReplayTimeline);
+    await flush();
+    expect(c.split).toBe(true);
+    c.replay('s', { ...params, budget: 2000 }, 0, {}, () => {}, false);
+    expect(calls.replayStep[0].args[2]).toBe(false);
+    calls.replayStep[0].reply.resolve({ ...step(2000), split: false, cats: [] });
+    await flush();
+    expect(c.split).toBe(false);
+    expect(c.timeline?.cats).toEqual([]);
+    // The thumb let go: the same τ again, with the split.
+    c.replay('s', { ...params, budget: 2000 }, 0, {}, () => {});
+    expect(calls.replayStep[1].args[2]).toBe(true);
+    calls.replayStep[1].reply.resolve({ ...step(2000), split: true, cats: [[2, 2, 2]] });
+    await flush();
+    expect(c.split).toBe(true);
+    expect(c.timeline).toMatchObject({ budget: 2000, cats: [[2, 2, 2]] });
+  });
+
   it('replays whole when the session grew since the replay shown, or for another counter', async () => {
     const { api, calls } = scripted();
     const c = new DebuggerController(api, () => {});

@@ -182,7 +182,8 @@ function round(v) {
 }
 
 // dragTau takes the τ slider's thumb at fraction from of its width and
-// moves it by fraction by, moves times, 16 ms apart, then lets it go.
+// moves it by fraction by, moves times, 16 ms apart, then lets it go. It
+// returns the page's clock (performance.now) at the release.
 export async function dragTau(page, from, by, moves = 40) {
   const box = await page.locator('[data-testid=tau-slider]').boundingBox();
   const y = box.y + box.height / 2;
@@ -192,7 +193,9 @@ export async function dragTau(page, from, by, moves = 40) {
     await page.mouse.move(box.x + box.width * (from + by * i), y);
     await page.waitForTimeout(16);
   }
+  const released = await page.evaluate(() => performance.now());
   await page.mouse.up();
+  return released;
 }
 
 // scrubTimeline drags across the whole timeline, rightward or back, one

@@ -68,20 +68,33 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
         window.__ctxscopePerf.tau.length = 0;
       });
       const dragging = await recordFrames(page);
-      await dragTau(page, 0.4, 0.005);
+      const released = await dragTau(page, 0.4, 0.005);
       await page.waitForTimeout(800);
       const dragFrames = await dragging();
       const dragged = (await perfLog(page)).tau.slice();
-      const server = await page.evaluate(() => performance.getEntriesByType('resource')
+      // The replays asked while the thumb was held (without the split by
+      // category), and the one asked when it was let go (with it).
+      const replays = await page.evaluate(() => performance.getEntriesByType('resource')
         .filter((e) => e.name.includes('/api/call/Debugger/Replay'))
-        .map((e) => e.serverTiming.reduce((sum, t) => sum + t.duration, 0)));
+        .map((e) => {
+          const t = Object.fromEntries(e.serverTiming.map((m) => [m.name, m.duration]));
+          return { at: e.startTime, ms: t.call + t.encode, cpu: t.cpu };
+        }));
+      const held = replays.filter((r) => r.at < released);
+      const server = held.map((r) => r.ms);
+      const cpu = held.map((r) => r.cpu);
+      const release = replays.filter((r) => r.at >= released).map((r) => r.ms);
       assert.ok(server.length > 0 && dragged.length > 0, `${server.length} replays during the drag`);
+      assert.equal(release.length, 1, 'one replay with the split once the thumb is let go');
+      assert.equal(await page.getAttribute('[data-testid=timeline]', 'data-light'), 'false', 'the categories are drawn again after the drag');
       // Scrubbing the whole timeline, one move per animation frame.
       const scrubbing = await recordFrames(page);
       await scrubTimeline(page);
       const frames = await scrubbing();
       const k = Number(await page.getAttribute('[data-testid=timeline]', 'aria-valuenow'));
       assert.ok(k > 12000, `the scrub ended at request ${k}`);
+      // The URL, left alone during the scrub, takes the request it ended on.
+      await page.waitForFunction((step) => new URLSearchParams(location.hash.slice(1)).get('step') === String(step), k - 1);
       await screenshot(page, 'paper-scale.png');
       recordBench({
         paperScaleFirstPaint: { ...stats(paints.slice(1)), unit: 'ms', what: 'page load → first timeline draw of the imported paper-scale session (warm loads)' },
@@ -90,9 +103,11 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
         paperScaleScrub: { ...stats(frames), frames: frames.length, over25ms: frames.filter((f) => f > 25).length, unit: 'ms per frame', what: 'scrubbing 13,068 requests, one move per frame' },
         paperScaleDragFrames: { ...stats(dragFrames), frames: dragFrames.length, over50ms: dragFrames.filter((f) => f > 50).length, unit: 'ms per frame', what: 'every frame while τ is dragged (41 moves 16 ms apart) and 0.8 s after' },
         paperScaleDragRedraw: { ...stats(dragged), unit: 'ms', what: 'τ dragged → each redraw, from the input it shows' },
-        paperScaleDragServer: { ...stats(server), unit: 'ms', what: 'the server\'s share of each replay during the drag (Server-Timing: the call and the encoding of its answer)' },
+        paperScaleDragServer: { ...stats(server), unit: 'ms', what: 'the server\'s share of each replay while the thumb is held, without the split by category (Server-Timing: the call and the encoding of its answer)' },
+        paperScaleDragServerCPU: { ...stats(cpu), unit: 'ms', what: 'the CPU time the server process spent on each of those replays (Server-Timing cpu), to which a wait for a core the page holds adds nothing' },
+        paperScaleReleaseServer: { ...stats(release), unit: 'ms', what: 'the same for the replay with the split, asked when the thumb is let go' },
       });
-      console.log('paper scale', { paints, typed: stats(typed), reply: stats(reply), scrub: stats(frames), dragFrames: stats(dragFrames), dragged: stats(dragged), server: stats(server) });
+      console.log('paper scale', { paints, typed: stats(typed), reply: stats(reply), scrub: stats(frames), dragFrames: stats(dragFrames), dragged: stats(dragged), server: stats(server), cpu: stats(cpu), release });
       await page.close();
     }
   }

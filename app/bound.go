@@ -17,7 +17,7 @@ import (
 var boundMethods = map[string][]string{
 	"Sessions": {"List", "Initial", "OpenPath", "Import", "OpenDialog", "OpenDemo", "Delete", "Open", "MarkSeen",
 		"Counters", "Timeline"},
-	"UI": {"Environment", "Rendered", "GuideSeen"},
+	"UI": {"Environment", "Rendered", "GuideSeen", "AtWork"},
 	"Debugger": {"Policies", "Counters", "Threads", "Replay", "ReplayStep", "Context", "Block", "Sweep", "ExportReplay", "ExportTimelineSVG",
 		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory", "MemoryVariants", "LocatePassage"},
 	"Live": {"Discovery", "SetDiscovery", "Follow", "Unfollow", "Following"},

@@ -237,37 +237,48 @@ func TestRenderedLogsOnlySafeWords(t *testing.T) {
 }
 
 // TestIndexingWaitsForAQuietMoment keeps calling a bound method after an
-// import and checks that the background sync starts only once the calls
-// stop, and then does run.
+// import (any, or UI.AtWork, which the page calls while a scrub makes no
+// other call) and checks that the background sync starts only once the
+// calls stop, and then does run.
 func TestIndexingWaitsForAQuietMoment(t *testing.T) {
-	a := newApp(t, Options{})
-	docs := func() uint64 {
-		n, err := a.ws.Index.DocCount()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	for end := time.Now().Add(20 * time.Second); docs() == 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("the demo session was never indexed")
-		}
-	}
-	base := docs()
-	if _, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl"); err != nil {
-		t.Fatal(err)
-	}
-	for end := time.Now().Add(3 * quietBeforeIndexing); time.Now().Before(end); time.Sleep(quietBeforeIndexing / 8) {
-		if _, err := a.sessions.List(); err != nil {
-			t.Fatal(err)
-		}
-		if docs() != base {
-			t.Fatal("the index synced while the frontend was calling")
-		}
-	}
-	for end := time.Now().Add(20 * time.Second); docs() == base; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("the index did not sync once the calls stopped")
-		}
+	for _, tc := range []struct {
+		name string
+		call func(a *App) error
+	}{
+		{"Sessions.List", func(a *App) error { _, err := a.sessions.List(); return err }},
+		{"UI.AtWork", func(a *App) error { a.ui.AtWork(); return nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newApp(t, Options{})
+			docs := func() uint64 {
+				n, err := a.ws.Index.DocCount()
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			for end := time.Now().Add(20 * time.Second); docs() == 0; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("the demo session was never indexed")
+				}
+			}
+			base := docs()
+			if _, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl"); err != nil {
+				t.Fatal(err)
+			}
+			for end := time.Now().Add(3 * quietBeforeIndexing); time.Now().Before(end); time.Sleep(quietBeforeIndexing / 8) {
+				if err := tc.call(a); err != nil {
+					t.Fatal(err)
+				}
+				if docs() != base {
+					t.Fatal("the index synced while the frontend was calling")
+				}
+			}
+			for end := time.Now().Add(20 * time.Second); docs() == base; time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("the index did not sync once the calls stopped")
+				}
+			}
+		})
 	}
 }

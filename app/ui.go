@@ -55,6 +55,14 @@ func (u *UI) Rendered(view string, requests int) {
 	u.app.logf("rendered view=%s requests=%d", sanitizeWord(view), requests)
 }
 
+// AtWork says that the user is at work in the page without calling Go
+// (a scrub of the timeline redraws the page alone): background indexing
+// then waits between its batches as it does while calls come. The page
+// calls it a few times a second while such a gesture lasts.
+func (u *UI) AtWork() {
+	u.app.called("UI.AtWork")
+}
+
 // sanitizeWord keeps letters, digits and dashes, so that whatever the
 // frontend sends cannot forge log lines.
 func sanitizeWord(s string) string {

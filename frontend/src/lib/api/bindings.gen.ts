@@ -1010,6 +1010,7 @@ export const UI = {
   Environment: () => call<Environment>('UI', 'Environment'),
   Rendered: (view: string, requests: number) => call<void>('UI', 'Rendered', view, requests),
   GuideSeen: () => call<void>('UI', 'GuideSeen'),
+  AtWork: () => call<void>('UI', 'AtWork'),
 };
 
 // Debugger is the Debugger service.

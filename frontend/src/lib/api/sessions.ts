@@ -10,6 +10,7 @@ export const sessionsApi = {
   environment: UI.Environment,
   rendered: UI.Rendered,
   guideSeen: UI.GuideSeen,
+  atWork: UI.AtWork,
   initial: Sessions.Initial,
   list: Sessions.List,
   open: Sessions.Open,

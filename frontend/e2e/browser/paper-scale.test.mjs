@@ -93,6 +93,10 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
       const frames = await scrubbing();
       const k = Number(await page.getAttribute('[data-testid=timeline]', 'aria-valuenow'));
       assert.ok(k > 12000, `the scrub ended at request ${k}`);
+      // The page, which calls Go for nothing else while it scrubs, said the
+      // user was at work, so that background indexing waited.
+      const atWork = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/call/UI/AtWork')).length);
+      assert.ok(atWork >= 5, `${atWork} UI.AtWork calls during the scrub`);
       // The URL, left alone during the scrub, takes the request it ended on.
       await page.waitForFunction((step) => new URLSearchParams(location.hash.slice(1)).get('step') === String(step), k - 1);
       await screenshot(page, 'paper-scale.png');

@@ -144,12 +144,13 @@ export class DebuggerController {
     try {
       const sent = performance.now();
       // Another policy or τ of the replay shown asks only for what that
-      // changes (a quarter less to send and read; a third while τ is
-      // dragged); a session that grew meanwhile is replayed whole.
+      // changes (a quarter less to send and read; while τ is dragged, a
+      // quarter of the whole); a session that grew meanwhile is replayed
+      // whole.
       const base = this.#stepBase(key, p);
       const s = base ? await this.#api.replayStep(key, p, split) : null;
       let t = base && s ? mergeStep(base, s) : null;
-      const splitShown = t === null || s!.split;
+      const splitShown = s === null || t === null || s.split;
       t ??= await this.#api.replay(key, p);
       this.#timing.replied?.(performance.now() - sent);
       if (!current() || key !== this.#shownSession) return;

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"ctxscope/engine/cputime"
 )
 
 // benchGraphs are the DAGs both layouts are measured on.
@@ -28,12 +30,12 @@ type cpuMeter struct {
 }
 
 func startCPU() *cpuMeter {
-	t, ok := processCPU()
+	t, ok := cputime.Process()
 	return &cpuMeter{start: t, ok: ok}
 }
 
 func (m *cpuMeter) report(b *testing.B) {
-	end, ok := processCPU()
+	end, ok := cputime.Process()
 	if !ok || !m.ok {
 		return
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 
+	"ctxscope/engine/cputime"
 	"ctxscope/engine/ingest"
 )
 
@@ -270,12 +270,12 @@ func facetColumnsBuild(b *testing.B, x *Index) time.Duration {
 	return time.Since(start)
 }
 
-// cpuTime returns the CPU time this process has used, user and system:
-// on a shared machine it measures the work independently of the waiting.
+// cpuTime returns the CPU time this process has used (cputime.Process;
+// 0 where it is not measured): on a shared machine it measures the work
+// independently of the waiting.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Process()
+	return d
 }
 
 // markCurrent records the current mapping version in an index built by

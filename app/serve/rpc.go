@@ -13,6 +13,7 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 
 	"ctxscope/app"
+	"ctxscope/engine/cputime"
 )
 
 // maxCallBody caps a call's arguments. Calls carry ids, names and numbers,
@@ -34,7 +35,7 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := app.WithCaller(r.Context(), r.Header.Get(clientHeader))
 	start := time.Now()
-	if cpu, measured := processCPU(); measured {
+	if cpu, measured := cputime.Process(); measured {
 		w = &cpuTimed{ResponseWriter: w, since: cpu}
 	}
 	result, err := s.app.Invoke(ctx, r.PathValue("service"), r.PathValue("method"), args)
@@ -102,7 +103,7 @@ type cpuTimed struct {
 }
 
 func (c *cpuTimed) WriteHeader(status int) {
-	if now, ok := processCPU(); ok {
+	if now, ok := cputime.Process(); ok {
 		c.Header().Add("Server-Timing", serverTiming("cpu", now-c.since))
 	}
 	c.ResponseWriter.WriteHeader(status)

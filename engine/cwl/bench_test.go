@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"ctxscope/engine/cputime"
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
@@ -82,12 +83,14 @@ func benchRequests(b *testing.B, path string) []*session.Request {
 
 // loop runs f under b.Loop and reports CPU milliseconds per operation.
 func loop(b *testing.B, f func(i int)) {
-	start, i := cpuTime(), 0
+	start, _ := cputime.Process()
+	i := 0
 	for b.Loop() {
 		f(i)
 		i++
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+	end, _ := cputime.Process()
+	b.ReportMetric(float64(end-start)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // benchReplay reports a first replay (tokenizing, preparing, replaying)

@@ -32,20 +32,27 @@ func seenSetting(key string) string  { return "seen:" + key }
 
 // statsOf returns a session's stats, from the workspace settings when
 // they are current, else computed from the loaded session and stored.
+// Whether they are current is told by the session's revision alone: the
+// whole row counts the session's entries (11–14 ms of every open of a
+// session of 27,000 entries).
 func (s *Sessions) statsOf(key string) (sessionStats, error) {
 	ctx := context.Background()
-	row, err := s.app.ws.Store.Session(ctx, key)
+	rev, err := s.app.ws.Store.Revision(ctx, key)
 	if err != nil {
 		return sessionStats{}, err
 	}
 	var st sessionStats
-	if ok, err := s.app.ws.Store.Setting(ctx, statsSetting(key), &st); err == nil && ok && st.Revision == row.Revision {
+	if ok, err := s.app.ws.Store.Setting(ctx, statsSetting(key), &st); err == nil && ok && st.Revision == rev {
 		return st, nil
 	}
 	// A session loaded only for its stats is not kept (a folder import
 	// would load them all).
-	o, ok := s.open.peek(key, row.Revision)
+	o, ok := s.open.peek(key, rev)
 	if !ok {
+		row, err := s.app.ws.Store.Session(ctx, key)
+		if err != nil {
+			return sessionStats{}, err
+		}
 		if o, err = s.load(key, row); err != nil {
 			return sessionStats{}, err
 		}

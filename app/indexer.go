@@ -10,10 +10,16 @@ import (
 )
 
 // quietBeforeIndexing is how long the frontend must have made no call
-// before a background sync starts. Indexing takes both cores for seconds
-// on a large session (2.3 s for 8.7 MB), and a user who has just opened
-// one is dragging τ or stepping through it: those replies come first.
-const quietBeforeIndexing = 400 * time.Millisecond
+// before a background sync starts, or goes on after a batch. Indexing
+// takes both cores for seconds on a large session (2.3 s for 8.7 MB), and
+// a user who has just opened one is dragging τ or stepping through it:
+// those replies come first. It is counted from the start of the last
+// call, and the page's work on a reply makes no call: at paper scale a
+// page load spends 0.5 s starting up before its first call and 0.4 s
+// drawing the replay after it, so a second is the shortest quiet that
+// is not in the middle of one (0.4 s before, which let batches run
+// while the page drew).
+const quietBeforeIndexing = time.Second
 
 // indexer brings the search index up to date in the background after
 // imports, so that an imported session shows before its text is indexed

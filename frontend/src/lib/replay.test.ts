@@ -1,11 +1,14 @@
 import { describe, expect, it, test } from 'vitest';
-import { budgetRange, clampBudget, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, mergeStep, sampleRequests, stackColumns, yTop } from './replay';
+import { budgetRange, clampBudget, columnPeaks, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, mergeStep, sampleRequests, stackColumns, stackOrder, yTop } from './replay';
 import type { ReplayStep, ReplayTimeline } from './types/debugger';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
 import { nodeStyle, pathData, timeText } from './graphsvg';
 
 describe('stackColumns', () => {
+  test('stackOrder keeps the categories with content, unlogged first', () => {
+    expect(stackOrder({ categories: ['user', 'thinking', 'unlogged'], cats: [[0, 1], [0, 0], [2, 2]] })).toEqual([2, 0]);
+  });
   test('stacks the unlogged band under the logged content', () => {
     const { kept, series } = stackColumns({ categories: ['user', 'unlogged'], cats: [[1, 2], [5, 5]], after: [6, 7] });
     expect(kept).toEqual([1, 0]);
@@ -17,6 +20,13 @@ describe('stackColumns', () => {
     expect(kept).toEqual([0, 2]);
     expect(Array.from(series[0])).toEqual([1, 2]);
     expect(Array.from(series[1])).toEqual([4, 6]);
+  });
+  test('at chosen requests only, as stacked at every request', () => {
+    const t = { categories: ['user', 'thinking', 'unlogged'], cats: [[1, 2, 0, 4], [0, 0, 0, 0], [5, 5, 6, 5]], after: [6, 7, 6, 9] };
+    const all = stackColumns(t);
+    const { kept, series } = stackColumns(t, [1, 3]);
+    expect(kept).toEqual([2, 0]);
+    expect(series.map((s) => Array.from(s))).toEqual(all.series.map((s) => [s[1], s[3]]));
   });
 });
 
@@ -131,6 +141,34 @@ describe('dots of the reported line', () => {
     expect(dotsToDraw(0, 99, 600, [3, 50])).toBeNull();
     expect(dotsToDraw(0, 99, 599, [3, 50])).toEqual([3, 50]);
     expect(dotsToDraw(10, 13067, 1300, [3, 50, 13000, 13067])).toEqual([50, 13000, 13067]);
+  });
+});
+
+describe('columnPeaks', () => {
+  const peaksOf = (line: number[], lo: number, hi: number, px: number) => {
+    const peaks = new Uint8Array(line.length);
+    columnPeaks(line, lo, hi, px, peaks);
+    return [...keptIndices(peaks)];
+  };
+
+  it('marks every request while there is at most one per pixel', () => {
+    expect(peaksOf([5, 1, 4, 2], 0, 3, 4)).toEqual([0, 1, 2, 3]);
+    expect(peaksOf([5, 1, 4, 2, 3], 1, 3, 3)).toEqual([1, 2, 3]);
+  });
+
+  it('marks the highest request of each column, one per column, each among those sampleRequests keeps', () => {
+    // Two columns of ten requests each.
+    const total = [3, 4, 9, 4, 4, 4, 1, 4, 4, 3, 2, 2, 2, 2, 8, 2, 2, 0, 2, 2];
+    expect(peaksOf(total, 0, 19, 2)).toEqual([2, 14]);
+    const n = 13068;
+    const line = Array.from({ length: n }, (_, i) => ((i * 7919) % 484) * 100);
+    for (const px of [300, 1366]) {
+      const peaks = peaksOf(line, 0, n - 1, px);
+      expect(peaks.length).toBe(px);
+      const keep = new Uint8Array(n);
+      sampleRequests([line], 0, n - 1, px, keep);
+      for (const p of peaks) expect(keep[p]).toBe(1);
+    }
   });
 });
 

@@ -45,21 +45,30 @@ export function levelColor(level: number): string {
   return levelColors[level] ?? '#ffffff';
 }
 
-// stackColumns turns the timeline's category columns into cumulative
-// series (the last one is the total input) and drops categories that are
-// zero everywhere; kept gives the category index of each series.
-export function stackColumns(t: Pick<ReplayTimeline, 'cats' | 'after'> & { categories?: string[] }): { kept: number[]; series: Float64Array[] } {
-  const n = t.after.length;
-  const kept: number[] = [];
+// stackOrder lists the categories the timeline stacks, bottom first: those
+// with content in some request, what every request carries before the
+// log's first message (unlogged) under all others.
+export function stackOrder(t: Pick<ReplayTimeline, 'cats'> & { categories?: string[] }): number[] {
   const order = t.cats.map((_, c) => c);
   const names = t.categories ?? [];
   order.sort((a, b) => Number(bottomFirst.includes(names[b] ?? '')) - Number(bottomFirst.includes(names[a] ?? '')) || a - b);
-  for (const c of order) if (t.cats[c].some((v) => v > 0)) kept.push(c);
+  return order.filter((c) => t.cats[c].some((v) => v > 0));
+}
+
+// stackColumns turns the timeline's category columns into cumulative
+// series over the categories of stackOrder (kept gives the category of
+// each series; the last series is the total input): at every request,
+// or at requests at only, series[i][j] then being request at[j]'s. A
+// chart that draws the areas at one request per pixel column sums 1,300
+// requests, not 13,000.
+export function stackColumns(t: Pick<ReplayTimeline, 'cats' | 'after'> & { categories?: string[] }, at?: ArrayLike<number>, kept = stackOrder(t)): { kept: number[]; series: Float64Array[] } {
+  const n = at ? at.length : t.after.length;
   const running = new Float64Array(n);
   const series: Float64Array[] = [];
   for (const c of kept) {
     const col = t.cats[c];
-    for (let i = 0; i < n; i++) running[i] += col[i];
+    if (at) for (let j = 0; j < n; j++) running[j] += col[at[j]];
+    else for (let i = 0; i < n; i++) running[i] += col[i];
     series.push(running.slice());
   }
   return { kept, series };
@@ -186,6 +195,31 @@ export function sampleRequests(lines: ArrayLike<number>[], lo: number, hi: numbe
       keep[min] = 1;
       keep[max] = 1;
     }
+  }
+}
+
+// columnPeaks marks in peaks, for each pixel column of requests lo..hi
+// (as sampleRequests divides them), the request where line is highest,
+// or every request while there is at most one per pixel. The stacked
+// category areas are drawn at those requests only: an area filled down
+// to zero covers the same pixels at a column's peak as through all of its
+// requests, and twelve areas of one point per pixel cost a quarter of
+// twelve of four.
+export function columnPeaks(line: ArrayLike<number>, lo: number, hi: number, px: number, peaks: Uint8Array): void {
+  const count = hi - lo + 1;
+  if (count <= 0) return;
+  const columns = Math.max(1, Math.floor(px));
+  if (count <= columns) {
+    peaks.fill(1, lo, hi + 1);
+    return;
+  }
+  for (let c = 0; c < columns; c++) {
+    const a = lo + Math.floor((c * count) / columns);
+    const b = lo + Math.floor(((c + 1) * count) / columns) - 1;
+    if (b < a) continue;
+    let max = a;
+    for (let i = a + 1; i <= b; i++) if (line[i] > line[max]) max = i;
+    peaks[max] = 1;
   }
 }
 

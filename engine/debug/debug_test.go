@@ -94,17 +94,30 @@ func TestTimelineColumns(t *testing.T) {
 	if len(wide.Evictions) >= len(tl.Evictions) {
 		t.Errorf("a wider budget evicts %d times, a narrower one %d", len(wide.Evictions), len(tl.Evictions))
 	}
-	// The view's timeline is the same without the reasons.
+	// The view's timeline is the same without the reasons and the marks'
+	// names, sizes and steps; the timeline has them.
 	p.Budget = 8000
 	view, err := r.TimelineForView(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	named := 0
 	for i := range tl.Unreachable {
 		tl.Unreachable[i].Why = ""
 	}
+	for _, marks := range [][]Mark{tl.Evictions, tl.Restored} {
+		for i := range marks {
+			if marks[i].Name != "" && marks[i].Freed > 0 {
+				named++
+			}
+			marks[i].Name, marks[i].Freed, marks[i].Step = "", 0, ""
+		}
+	}
+	if named == 0 {
+		t.Error("the timeline's marks have no names and sizes")
+	}
 	if a, b := mustJSON(t, tl), mustJSON(t, view); !bytes.Equal(a, b) {
-		t.Errorf("the view's timeline differs from the timeline beyond the reasons")
+		t.Errorf("the view's timeline differs from the timeline beyond the reasons and the marks' detail")
 	}
 	// A step is the view's timeline with what no budget changes left out:
 	// laid over another budget's timeline, it gives this one.

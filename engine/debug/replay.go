@@ -116,11 +116,12 @@ func threadMessages(t *session.Thread) []*session.Message {
 // Requests returns the number of requests of the thread.
 func (r *Replay) Requests() int { return len(r.reqs) }
 
-// Mark is one eviction or restoration on the timeline.
+// Mark is one eviction or restoration on the timeline. A view's timeline
+// ([Replay.TimelineForView]) leaves out its Name, Freed and Step.
 type Mark struct {
 	Request int    `json:"k"`
 	Episode int    `json:"episode"`
-	Name    string `json:"name"`
+	Name    string `json:"name,omitempty"`
 	Level   int    `json:"level"`
 	Freed   int    `json:"freed,omitempty"`
 	Step    string `json:"step,omitempty"`
@@ -191,23 +192,27 @@ type Timeline struct {
 
 // Timeline replays the thread under p's policy and budget.
 func (r *Replay) Timeline(p Params) (*Timeline, error) {
-	return r.timeline(p, timelineParts{reasons: true, split: true})
+	return r.timeline(p, timelineParts{detail: true, split: true})
 }
 
-// TimelineForView is [Replay.Timeline] without the sentence that says why
-// each request over budget is over (Over.Why), which a view shows for one
-// request at a time from its context ([Context].Unreachable). Those
-// sentences were a quarter of a long session's timeline, written again at
-// every step of a τ drag.
+// TimelineForView is [Replay.Timeline] without what a view shows for one
+// request at a time, from its context ([Replay.Context]): the sentence
+// that says why each request over budget is over (Over.Why), and the
+// episode name, tokens freed and step of each eviction (Mark's Name,
+// Freed, Step; a view draws and counts marks by request and level). The
+// sentences were a quarter of a long session's timeline, and the names
+// and sizes half of a τ step at paper scale, written again at every step
+// of a drag.
 func (r *Replay) TimelineForView(p Params) (*Timeline, error) {
 	return r.timeline(p, timelineParts{split: true})
 }
 
 // timelineParts says which of a timeline's optional parts to work out:
-// the sentence that says why each request over budget is over, and the
-// split of the kept input (Cached and Cats; empty when left out).
+// the detail of each request over budget and each mark (Over.Why, and
+// Mark's Name, Freed and Step), and the split of the kept input (Cached
+// and Cats; empty when left out).
 type timelineParts struct {
-	reasons, split bool
+	detail, split bool
 }
 
 func (r *Replay) timeline(p Params, parts timelineParts) (*Timeline, error) {
@@ -259,14 +264,22 @@ func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
 		out.After[k] = pt.After
 		list := eps[pt.Context].List
 		for _, ev := range pt.Evictions {
-			out.Evictions = append(out.Evictions, Mark{Request: k, Episode: ev.Episode, Name: episodeName(list, ev.Episode, ev.Step), Level: ev.Level, Freed: ev.Freed, Step: ev.Step})
+			m := Mark{Request: k, Episode: ev.Episode, Level: ev.Level}
+			if parts.detail {
+				m.Name, m.Freed, m.Step = episodeName(list, ev.Episode, ev.Step), ev.Freed, ev.Step
+			}
+			out.Evictions = append(out.Evictions, m)
 		}
 		for _, rs := range pt.Restored {
-			out.Restored = append(out.Restored, Mark{Request: k, Episode: rs.Episode, Name: episodeName(list, rs.Episode, ""), Level: rs.Level})
+			m := Mark{Request: k, Episode: rs.Episode, Level: rs.Level}
+			if parts.detail {
+				m.Name = episodeName(list, rs.Episode, "")
+			}
+			out.Restored = append(out.Restored, m)
 		}
 		if u := pt.Unreachable; u != nil {
 			o := Over{Request: k, Over: u.Over}
-			if parts.reasons {
+			if parts.detail {
 				o.Why = u.Describe(list)
 			}
 			out.Unreachable = append(out.Unreachable, o)

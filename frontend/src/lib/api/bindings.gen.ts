@@ -462,7 +462,7 @@ export interface LookBackRecall {
 export interface Mark {
   k: number;
   episode: number;
-  name: string;
+  name?: string;
   level: number;
   freed?: number;
   step?: string;

@@ -86,13 +86,8 @@ func (x *Index) Sync(ctx context.Context, st *store.Store) (SyncStats, error) {
 const pageEntries = 256
 
 // batchText is how much text a sync gathers before it writes a batch to
-// the index (and records its progress with it). A background sync gives
-// way to the user only between batches, and Bleve takes a batch whole:
-// on the 64 MB paper-scale session, batches of 2 MB took 0.4–1.2 s each
-// (a τ drag or a page load that began meanwhile shared the cores with
-// it for that long), batches of 256 KB 65–320 ms (115 ms at the median).
-// The whole sync took as long (12–14 s) with 19% more CPU time.
-const batchText = 256 << 10
+// the index (and records its progress with it).
+const batchText = 2 << 20
 
 // incomplete is the revision recorded for a session whose indexing has
 // begun but not ended: the next sync resumes from the recorded threads.

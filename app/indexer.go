@@ -15,10 +15,8 @@ import (
 // a user who has just opened one is dragging τ or stepping through it:
 // those replies come first. It is counted from the start of the last
 // call, and the page's work on a reply makes no call: at paper scale a
-// page load spends 0.5 s starting up before its first call and 0.4 s
-// drawing the replay after it, so a second is the shortest quiet that
-// is not in the middle of one (0.4 s before, which let batches run
-// while the page drew).
+// page load spends 0.4 s drawing the replay after its reply, which a
+// quiet of 0.4 s (before) did not cover.
 const quietBeforeIndexing = time.Second
 
 // indexer brings the search index up to date in the background after

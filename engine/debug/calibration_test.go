@@ -91,3 +91,41 @@ func TestCalibratedNeedsUsage(t *testing.T) {
 		t.Errorf("calibrated without usage: %v", err)
 	}
 }
+
+// TestProviderLineAddsUp: the provider's view of a request says how its
+// calibrated input is made, Overhead + Ratio × counted, and that holds
+// for every request of a real pi session, those whose fitted overhead is
+// negative (the estimator counting a constant more than the provider)
+// among them; only a positive overhead is an unlogged part.
+func TestProviderLineAddsUp(t *testing.T) {
+	p := Params{Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 60_000}
+	r, err := New(context.Background(), readSession(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl"), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	negative := 0
+	for k := 0; k < r.Requests(); k += 7 {
+		c, err := r.Context(p, k, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pv := c.Provider
+		if pv.Basis == 0 {
+			continue
+		}
+		if got := float64(pv.Overhead) + pv.Ratio*float64(c.Tokens); math.Abs(got-float64(pv.Calibrated)) > 1 {
+			t.Errorf("request %d: %d + %.4f × %d = %.0f, calibrated %d", k, pv.Overhead, pv.Ratio, c.Tokens, got, pv.Calibrated)
+		}
+		if pv.Overhead < 0 {
+			negative++
+			if pv.Unlogged != 0 {
+				t.Errorf("request %d: overhead %d, unlogged %d", k, pv.Overhead, pv.Unlogged)
+			}
+		} else if pv.Unlogged != pv.Overhead {
+			t.Errorf("request %d: overhead %d, unlogged %d", k, pv.Overhead, pv.Unlogged)
+		}
+	}
+	if negative == 0 {
+		t.Error("no request with a negative overhead was looked at")
+	}
+}

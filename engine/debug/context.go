@@ -124,9 +124,15 @@ type ProviderView struct {
 	// when there are none with usage (Basis 0).
 	Calibrated       int `json:"calibrated"`
 	CalibratedBefore int `json:"calibratedBefore"`
-	// Unlogged is the calibration's overhead: what the provider counts
-	// that the log does not hold.
-	Unlogged int     `json:"unlogged"`
+	// Unlogged is the calibration's overhead when positive: what the
+	// provider counts that the log does not hold.
+	Unlogged int `json:"unlogged"`
+	// Overhead is the calibration's constant term, rounded: Calibrated is
+	// Overhead + Ratio × the counted tokens. It is negative when the
+	// counter counts a constant more than the provider (Unlogged is then
+	// 0, and the categories of the timeline's split give it up in
+	// proportion).
+	Overhead int     `json:"overhead"`
 	Ratio    float64 `json:"ratio"`
 	Basis    int     `json:"basis"`
 }
@@ -185,6 +191,7 @@ func (r *Replay) provider(k, tokens, before int) ProviderView {
 	if s.Basis > 0 {
 		v.Calibrated, v.CalibratedBefore = s.Tokens(tokens), s.Tokens(before)
 		v.Unlogged, v.Ratio, v.Basis = max(0, int(s.Overhead+0.5)), s.Ratio, s.Basis
+		v.Overhead = int(math.Round(s.Overhead))
 	}
 	return v
 }

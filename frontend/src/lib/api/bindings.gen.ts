@@ -618,6 +618,7 @@ export interface ProviderView {
   calibrated: number;
   calibratedBefore: number;
   unlogged: number;
+  overhead: number;
   ratio: number;
   basis: number;
 }

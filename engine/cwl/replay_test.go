@@ -208,3 +208,38 @@ func TestRunWithMatchesRun(t *testing.T) {
 		}
 	}
 }
+
+// TestLeanRunLeavesOutOnlyTheExplanations: a lean paper run is the full
+// run without its unreachable points' blockers and its late dependencies,
+// over budgets that leave requests over budget and budgets that do not;
+// and the full run has blockers to leave out.
+func TestLeanRunLeavesOutOnlyTheExplanations(t *testing.T) {
+	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl", Inferred)
+	blockers := 0
+	for _, budget := range []int{300, 5000, 60000, 0} {
+		full, err := r.Run(RunOptions{Policy: PolicyPaper, Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lean, err := r.Run(RunOptions{Policy: PolicyPaper, Budget: budget, Lean: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range full.Requests {
+			pt := &full.Requests[k]
+			pt.LateDependencies = nil
+			if pt.Unreachable != nil {
+				blockers += len(pt.Unreachable.Blockers)
+				pt.Unreachable.Blockers = nil
+			}
+		}
+		f, _ := json.Marshal(full)
+		l, _ := json.Marshal(lean)
+		if string(f) != string(l) {
+			t.Fatalf("τ=%d: the lean run differs from the full one beyond blockers and late dependencies", budget)
+		}
+	}
+	if blockers == 0 {
+		t.Fatal("no blockers in the full runs: the test compares nothing they leave out")
+	}
+}

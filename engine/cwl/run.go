@@ -14,7 +14,13 @@ type RunOptions struct {
 	Policy string // PolicyPaper (default), PolicyPiCWL, PolicyNone, PolicyTruncate, PolicyCompact
 	Budget int    // τ, in tokens
 	// Detail records the messages and blocks each eviction removed.
-	Detail  bool
+	Detail bool
+	// Lean leaves out, under the paper policy, what explains a point
+	// rather than measures it: an unreachable point's Blockers, and the
+	// LateDependencies. A view that shows them for one request at a time,
+	// from its context, replays a τ drag's steps lean: the blockers of
+	// every request over budget walk its context's live episodes.
+	Lean    bool
 	Compact CompactOptions
 	// Prices, when set, prices every request; otherwise RequestPrices
 	// gives each request its own model's (see PricesFromCatalog), and a
@@ -212,9 +218,9 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 	pt.After = w.total
 	pt.Cats = roundCats(w.cats)
 	if w.total > o.Budget {
-		pt.Unreachable = run.unreachable(n, o.Budget)
+		pt.Unreachable = run.unreachable(n, o.Budget, !o.Lean)
 	}
-	if prevN < n {
+	if prevN < n && !o.Lean {
 		pt.LateDependencies = c.lateDependencies(c.unitsBefore(prevN), c.unitsBefore(n))
 	}
 	m := min(int(r.shared[k]), modMin)
@@ -249,11 +255,15 @@ func (c *replayCtx) unitsBefore(m int) int {
 	return sort.Search(len(c.eps.List), func(i int) bool { return c.eps.List[i].Start >= m })
 }
 
-// unreachable names what keeps the paper policy over budget.
-func (run *paperRun) unreachable(n, budget int) *Unreachable {
+// unreachable measures by how much the paper policy stays over budget
+// and, with blockers, names what keeps it there.
+func (run *paperRun) unreachable(n, budget int, blockers bool) *Unreachable {
 	p := run.p
 	pro := min(n, run.prologue)
 	un := &Unreachable{Over: run.w.total - budget, Protected: int(p.protP[n] + (p.prefix[pro] - p.protP[pro]))}
+	if !blockers {
+		return un
+	}
 	if len(run.eps) == 0 {
 		un.Blockers = append(un.Blockers, Blocker{Kind: BlockNoEpisodes, Episode: -1})
 	}

@@ -219,7 +219,9 @@ func (r *Replay) timeline(p Params, parts timelineParts) (*Timeline, error) {
 	var out *Timeline
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	err := r.rep.RunWith(r.runOptions(p), func(t *cwl.Timeline) error {
+	o := r.runOptions(p)
+	o.Lean = !parts.detail
+	err := r.rep.RunWith(o, func(t *cwl.Timeline) error {
 		out = r.view(t, parts)
 		return nil
 	})

@@ -46,7 +46,7 @@ func (o RunOptions) budgetAt(k int) int {
 // counts a constant more than the provider) comes off each category in
 // proportion, so that the split still sums to the input it splits: taken
 // off none of them, the categories of a real calibrated pi session summed
-// to 1,700 tokens (1.2%) more than the input.
+// to up to 1,799 tokens (1.3%) more than the input.
 func (pt *Point) scale(s Scale) {
 	ratio := func(v int) int { return int(math.Round(s.Ratio * float64(v))) }
 	counted := pt.After

@@ -163,6 +163,22 @@ export function dotsToDraw(idx0: number, idx1: number, px: number, isolated: num
   return isolated.filter((i) => i >= idx0 && i <= idx1);
 }
 
+// forColumns divides requests lo..hi (0-based, inclusive) among the px
+// pixel columns of a chart and calls each with the first and last
+// request of each column. With at most perPixel requests per column it
+// calls nothing and returns false: every request is then drawn.
+function forColumns(lo: number, hi: number, px: number, perPixel: number, each: (a: number, b: number) => void): boolean {
+  const count = hi - lo + 1;
+  const columns = Math.max(1, Math.floor(px));
+  if (count <= perPixel * columns) return false;
+  for (let c = 0; c < columns; c++) {
+    const a = lo + Math.floor((c * count) / columns);
+    const b = lo + Math.floor(((c + 1) * count) / columns) - 1;
+    if (b >= a) each(a, b);
+  }
+  return true;
+}
+
 // sampleRequests picks which of requests lo..hi (0-based, inclusive) a
 // chart px pixels wide draws, and adds them to keep. With at most four
 // requests per pixel it keeps them all; with more it keeps, in each
@@ -172,17 +188,7 @@ export function dotsToDraw(idx0: number, idx1: number, px: number, isolated: num
 // lines, and each point drawn is a real request, so the stacked areas
 // stay consistent with one another.
 export function sampleRequests(lines: ArrayLike<number>[], lo: number, hi: number, px: number, keep: Uint8Array): void {
-  const count = hi - lo + 1;
-  if (count <= 0) return;
-  const columns = Math.max(1, Math.floor(px));
-  if (count <= 4 * columns) {
-    keep.fill(1, lo, hi + 1);
-    return;
-  }
-  for (let c = 0; c < columns; c++) {
-    const a = lo + Math.floor((c * count) / columns);
-    const b = lo + Math.floor(((c + 1) * count) / columns) - 1;
-    if (b < a) continue;
+  const sampled = forColumns(lo, hi, px, 4, (a, b) => {
     keep[a] = 1;
     keep[b] = 1;
     for (const line of lines) {
@@ -195,7 +201,8 @@ export function sampleRequests(lines: ArrayLike<number>[], lo: number, hi: numbe
       keep[min] = 1;
       keep[max] = 1;
     }
-  }
+  });
+  if (!sampled) keep.fill(1, lo, hi + 1);
 }
 
 // columnPeaks marks in peaks, for each pixel column of requests lo..hi
@@ -206,21 +213,12 @@ export function sampleRequests(lines: ArrayLike<number>[], lo: number, hi: numbe
 // requests, and twelve areas of one point per pixel cost a quarter of
 // twelve of four.
 export function columnPeaks(line: ArrayLike<number>, lo: number, hi: number, px: number, peaks: Uint8Array): void {
-  const count = hi - lo + 1;
-  if (count <= 0) return;
-  const columns = Math.max(1, Math.floor(px));
-  if (count <= columns) {
-    peaks.fill(1, lo, hi + 1);
-    return;
-  }
-  for (let c = 0; c < columns; c++) {
-    const a = lo + Math.floor((c * count) / columns);
-    const b = lo + Math.floor(((c + 1) * count) / columns) - 1;
-    if (b < a) continue;
+  const sampled = forColumns(lo, hi, px, 1, (a, b) => {
     let max = a;
     for (let i = a + 1; i <= b; i++) if (line[i] > line[max]) max = i;
     peaks[max] = 1;
-  }
+  });
+  if (!sampled) peaks.fill(1, lo, hi + 1);
 }
 
 // keptIndices lists the indices keep marks, in order.

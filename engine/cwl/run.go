@@ -67,9 +67,9 @@ func (r *Replayer) RunWith(o RunOptions, use func(*Timeline) error) error {
 	if t == nil {
 		t = newTimeline(r, o)
 		r.lent = t
+	} else {
+		r.heading(t, o)
 	}
-	*t = Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.counterName(o),
-		Categories: t.Categories, Requests: t.Requests}
 	if err := r.complete(o, t); err != nil {
 		return err
 	}

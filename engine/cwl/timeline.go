@@ -137,8 +137,17 @@ func roundCats(c [numCats]float64) [numCats]int32 {
 }
 
 func newTimeline(r *Replayer, o RunOptions) *Timeline {
-	return &Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.counterName(o),
-		Categories: CategoryNames(), Requests: make([]Point, len(r.reqs))}
+	t := &Timeline{Categories: CategoryNames(), Requests: make([]Point, len(r.reqs))}
+	r.heading(t, o)
+	return t
+}
+
+// heading makes t the timeline of a run under o that has not run yet: its
+// policy, budget and counter set, its summary cleared, its categories
+// and points kept (the run writes over the points).
+func (r *Replayer) heading(t *Timeline, o RunOptions) {
+	*t = Timeline{Policy: o.Policy, Episodes: r.Mode, Budget: o.Budget, Counter: r.counterName(o),
+		Categories: t.Categories, Requests: t.Requests}
 }
 
 // counterName names the counter of a run under o.

@@ -43,21 +43,44 @@ type Explanation struct {
 // removalKey names a message (block -1) or one of its blocks.
 type removalKey struct{ msg, block int }
 
-// Explain replays up to request k, as [Replayer.ContextAt] does, and also
-// attributes each missing message and block to the eviction that removed
-// it. It costs one detailed replay of requests 0..k.
+// Explain replays k's context up to request k, as [Replayer.ContextAt]
+// does, and also attributes each missing message and block to the
+// eviction that removed it. It costs one detailed replay of that context
+// up to k.
 func (r *Replayer) Explain(o RunOptions, k int) (*Explanation, error) {
+	x, _, err := r.explain(o, k, false)
+	return x, err
+}
+
+// ExplainWithPrevious is [Replayer.Explain] that also returns the input
+// of request k−1 (nil for k = 0), as [Replayer.ContextAt] would: taken
+// on the way when k−1 is of k's context, which saves a second replay of
+// it to a view that shows what changed from one request to the next.
+func (r *Replayer) ExplainWithPrevious(o RunOptions, k int) (*Explanation, *ContextView, error) {
+	return r.explain(o, k, true)
+}
+
+func (r *Replayer) explain(o RunOptions, k int, withPrevious bool) (*Explanation, *ContextView, error) {
 	if k < 0 || k >= len(r.reqs) {
-		return nil, fmt.Errorf("cwl: request %d out of range [0, %d)", k, len(r.reqs))
+		return nil, nil, fmt.Errorf("cwl: request %d out of range [0, %d)", k, len(r.reqs))
 	}
 	o, err := r.normalize(o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o.Detail = true
 	pts := make([]Point, k+1)
-	if err := r.runUntil(o, k, pts); err != nil {
-		return nil, err
+	var prev *ContextView
+	seen := func(j int) {
+		if j == k-1 {
+			prev = r.viewAt(o, j, pts[j].After)
+		}
+	}
+	if !withPrevious || k == 0 {
+		seen = nil
+	}
+	if err := r.runContextUntil(o, k, pts, seen); err != nil {
+		return nil, nil, err
 	}
 	x := &Explanation{ContextView: r.viewAt(o, k, pts[k].After), Point: pts[k], Removed: []Removal{}}
 	last := r.lastRemovals(pts, k)
@@ -96,7 +119,12 @@ func (r *Replayer) Explain(o RunOptions, k int) (*Explanation, error) {
 		}
 		x.Removed = append(x.Removed, explain(i, -1))
 	}
-	return x, nil
+	if withPrevious && k > 0 && prev == nil { // k−1 is of another context
+		if prev, err = r.ContextAt(o, k-1); err != nil {
+			return nil, nil, err
+		}
+	}
+	return x, prev, nil
 }
 
 // lastRemovals maps every message and block that the detailed evictions of

@@ -1,6 +1,8 @@
 package cwl
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"testing"
 
 	"ctxscope/engine/session"
@@ -60,6 +62,82 @@ func TestExplainAttributesEveryMissingPart(t *testing.T) {
 			}
 			if len(x.Removed) == 0 {
 				t.Error("nothing removed at a budget of 700: the test no longer exercises eviction")
+			}
+		})
+	}
+}
+
+// TestOneContextIsReplayedAlone checks that what one request holds
+// (ContextAt, Explain, ExplainWithPrevious), which replays the request's
+// own context only, is what a replay of the whole session up to it holds,
+// on a real session of three contexts (two compactions by pi), asked in
+// an order that goes back and forth between the contexts.
+func TestOneContextIsReplayedAlone(t *testing.T) {
+	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
+	if len(r.ctxs) < 3 {
+		t.Fatalf("%d contexts, want the session's three", len(r.ctxs))
+	}
+	var ks []int
+	for k := range r.Requests() {
+		switch {
+		case k > 0 && r.reqCtx[k] != r.reqCtx[k-1]:
+			ks = append(ks, k, k-1) // the first request of a context, and the last of the one before
+		case k%11 == 0:
+			ks = append(ks, k)
+		}
+	}
+	rand.New(rand.NewPCG(3, 4)).Shuffle(len(ks), func(i, j int) { ks[i], ks[j] = ks[j], ks[i] })
+	asJSON := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, policy := range Policies {
+		t.Run(policy, func(t *testing.T) {
+			o := RunOptions{Policy: policy, Budget: 12_000}
+			detailed, err := r.normalize(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			detailed.Detail = true
+			whole := func(k int) *ContextView { // the replay of every context up to k
+				pts := make([]Point, k+1)
+				if err := r.runUntil(detailed, k, pts); err != nil {
+					t.Fatal(err)
+				}
+				return r.viewAt(detailed, k, pts[k].After)
+			}
+			for _, k := range ks {
+				want := asJSON(whole(k))
+				v, err := r.ContextAt(o, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := asJSON(v); got != want {
+					t.Fatalf("request %d (context %d): ContextAt holds\n%s\nthe whole replay\n%s", k, r.reqCtx[k], got, want)
+				}
+				x, prev, err := r.ExplainWithPrevious(o, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				alone, err := r.Explain(o, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := asJSON(x.ContextView); got != want {
+					t.Fatalf("request %d: ExplainWithPrevious holds\n%s\nthe whole replay\n%s", k, got, want)
+				}
+				if asJSON(x) != asJSON(alone) {
+					t.Fatalf("request %d: ExplainWithPrevious explains otherwise than Explain", k)
+				}
+				switch {
+				case k == 0 && prev != nil:
+					t.Fatalf("request 0 has a previous input")
+				case k > 0 && asJSON(prev) != asJSON(whole(k-1)):
+					t.Fatalf("request %d (context %d, before it %d): the previous input differs from the whole replay's", k, r.reqCtx[k], r.reqCtx[k-1])
+				}
 			}
 		})
 	}

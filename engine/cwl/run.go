@@ -122,27 +122,10 @@ func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
 	if err != nil {
 		return err
 	}
-	replay := func(c *replayCtx) {
-		c.resetRun()
-		for _, k32 := range c.requests {
-			k := int(k32)
-			if k > last {
-				break
-			}
-			pt := &pts[k]
-			n := r.reqs[k].Len
-			// A point written over (RunWith) keeps the room of its lists.
-			*pt = Point{Request: k, Context: int(r.reqCtx[k]), Messages: n, Before: c.plan.Tokens(n),
-				Evictions: pt.Evictions[:0], Restored: pt.Restored[:0]}
-			ok := o
-			ok.Budget = o.budgetAt(k)
-			step(k, c, pt, ok)
-		}
-	}
 	workers := min(runtime.GOMAXPROCS(0), len(r.ctxs))
 	if workers <= 1 {
 		for _, c := range r.ctxs {
-			replay(c)
+			r.replayContext(c, step, o, last, pts, nil)
 		}
 		return nil
 	}
@@ -151,7 +134,7 @@ func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
 	for range workers {
 		wg.Go(func() {
 			for i := next.Add(1) - 1; i < int64(len(r.ctxs)); i = next.Add(1) - 1 {
-				replay(r.ctxs[i])
+				r.replayContext(r.ctxs[i], step, o, last, pts, nil)
 			}
 		})
 	}
@@ -159,8 +142,49 @@ func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
 	return nil
 }
 
+// runContextUntil replays the requests of k's context up to k into pts
+// (which holds at least k+1 points; those of other contexts are left as
+// they are), calling seen, when it is not nil, after each. A request's
+// input depends on its own context alone, so what one request holds
+// ([Replayer.ContextAt], [Replayer.Explain]) costs the replay of its
+// context, not of the session.
+func (r *Replayer) runContextUntil(o RunOptions, k int, pts []Point, seen func(j int)) error {
+	step, err := r.stepOf(o.Policy)
+	if err != nil {
+		return err
+	}
+	r.replayContext(r.ctxs[r.reqCtx[k]], step, o, k, pts, seen)
+	return nil
+}
+
+// stepFunc prepares request k of context c under o, into pt.
+type stepFunc func(k int, c *replayCtx, pt *Point, o RunOptions)
+
+// replayContext replays context c's requests up to last into pts, from
+// a fresh policy state, calling seen (when not nil) after each request.
+func (r *Replayer) replayContext(c *replayCtx, step stepFunc, o RunOptions, last int, pts []Point, seen func(k int)) {
+	c.resetRun()
+	for _, k32 := range c.requests {
+		k := int(k32)
+		if k > last {
+			break
+		}
+		pt := &pts[k]
+		n := r.reqs[k].Len
+		// A point written over (RunWith) keeps the room of its lists.
+		*pt = Point{Request: k, Context: int(r.reqCtx[k]), Messages: n, Before: c.plan.Tokens(n),
+			Evictions: pt.Evictions[:0], Restored: pt.Restored[:0]}
+		ok := o
+		ok.Budget = o.budgetAt(k)
+		step(k, c, pt, ok)
+		if seen != nil {
+			seen(k)
+		}
+	}
+}
+
 // stepOf returns the step function of a policy.
-func (r *Replayer) stepOf(policy string) (func(k int, c *replayCtx, pt *Point, o RunOptions), error) {
+func (r *Replayer) stepOf(policy string) (stepFunc, error) {
 	switch policy {
 	case PolicyNone:
 		return func(k int, c *replayCtx, pt *Point, _ RunOptions) { r.stepNone(k, c, pt) }, nil

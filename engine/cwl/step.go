@@ -22,7 +22,8 @@ type ContextView struct {
 	Levels []int `json:"levels,omitempty"`
 }
 
-// ContextAt replays up to request k and returns its exact input.
+// ContextAt replays k's context up to request k and returns its exact
+// input.
 func (r *Replayer) ContextAt(o RunOptions, k int) (*ContextView, error) {
 	if k < 0 || k >= len(r.reqs) {
 		return nil, fmt.Errorf("cwl: request %d out of range [0, %d)", k, len(r.reqs))
@@ -33,7 +34,7 @@ func (r *Replayer) ContextAt(o RunOptions, k int) (*ContextView, error) {
 	}
 	o.Detail = true // the exact simulation, which materializes the view
 	pts := make([]Point, k+1)
-	if err := r.runUntil(o, k, pts); err != nil {
+	if err := r.runContextUntil(o, k, pts, nil); err != nil {
 		return nil, err
 	}
 	return r.viewAt(o, k, pts[k].After), nil

@@ -112,8 +112,23 @@ func benchSteps(b *testing.B, p Params, from, steps int, replay func(Params) (an
 
 func BenchmarkContextAtLast1M(b *testing.B) {
 	r := bigSession(b, 9)
-	p := Params{Counter: "estimate", Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 300_000}
-	k := r.Requests() - 1
+	benchContext(b, r, Params{Counter: "estimate", Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 300_000}, r.Requests()-1)
+}
+
+// BenchmarkContextPaperScale is the context the page asks for when it
+// opens the paper-scale session (its last request) or τ comes to rest.
+func BenchmarkContextPaperScale(b *testing.B) {
+	r := paperScaleSession(b)
+	benchContext(b, r, Params{Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 80_000}, r.Requests()-1)
+}
+
+// benchContext asks for the context of request k under p and encodes it
+// as JSON, reporting its size and items. The first call, which prepares
+// the replayer contexts are read from, is left out.
+func benchContext(b *testing.B, r *Replay, p Params, k int) {
+	if _, err := r.Context(p, k, 600); err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for range b.N {
 		c, err := r.Context(p, k, 600)

@@ -151,10 +151,7 @@ func (r *Replay) Context(p Params, k, preview int) (*Context, error) {
 	var prev *cwl.ContextView
 	var eps *cwl.Episodes
 	if err == nil {
-		x, err = rep.Explain(o, k)
-	}
-	if err == nil && k > 0 {
-		prev, err = rep.ContextAt(o, k-1)
+		x, prev, err = rep.ExplainWithPrevious(o, k)
 	}
 	if err == nil {
 		eps = rep.EpisodesOf(k)

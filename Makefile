@@ -42,8 +42,9 @@ lint:
 # tests start in a temporary directory (engine/store/pgtest).
 STORE_PKGS := ./engine/store/...
 
-# Packages with goroutines of their own also run under the race detector.
-RACE_PKGS := ./app/... ./graphviz/...
+# Packages with goroutines of their own also run under the race detector
+# (cwl replays contexts side by side, and a replayer beside its twin).
+RACE_PKGS := ./app/... ./graphviz/... ./engine/cwl/...
 
 # The memory engine's tests need the word vectors that setup fetches;
 # CTXSCOPE_REQUIRE_EMBEDDINGS makes them fail rather than skip without.

@@ -120,6 +120,11 @@ func benchReplay(b *testing.B, reqs []*session.Request, policies []string) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// A twin, which the debugger explains single requests on, against
+	// preparing again (the prepare bench above).
+	b.Run("twin", func(b *testing.B) {
+		loop(b, func(int) { r.Twin() })
+	})
 	for _, pol := range policies {
 		b.Run("rereplay/"+pol, func(b *testing.B) {
 			loop(b, func(i int) {

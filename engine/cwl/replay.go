@@ -132,12 +132,9 @@ func (r *Replayer) prepareContext(c *session.Context, l *tokens.Ledger, o Prepar
 		return nil, err
 	}
 	rc.graph = g
-	rc.paper = newPaperRun(p, rc.eps, g)
-	rc.pi = newPiPasserFor(p, rc.segs, rc.close, rc.loose)
-	rc.pi.buildFast()
-	rc.prevLevel = make([]uint8, len(rc.segs))
 	rc.segToEp = segEpisodes(rc.segs, rc.eps.List)
 	rc.immuneP = immunePrefix(p, rc.segs)
+	rc.newPolicyState(nil)
 	return rc, nil
 }
 

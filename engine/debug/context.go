@@ -146,16 +146,9 @@ func (r *Replay) Context(p Params, k, preview int) (*Context, error) {
 	}
 	o := r.runOptions(p)
 	r.viewMu.Lock()
-	rep, err := r.viewReplayer()
-	var x *cwl.Explanation
-	var prev *cwl.ContextView
-	var eps *cwl.Episodes
-	if err == nil {
-		x, prev, err = rep.ExplainWithPrevious(o, k)
-	}
-	if err == nil {
-		eps = rep.EpisodesOf(k)
-	}
+	rep := r.viewReplayer()
+	x, prev, err := rep.ExplainWithPrevious(o, k)
+	eps := rep.EpisodesOf(k)
 	r.viewMu.Unlock()
 	if err != nil {
 		return nil, err

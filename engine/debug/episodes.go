@@ -27,10 +27,7 @@ func (r *Replay) EpisodesAt(p Params, k int) (*EpisodeState, error) {
 	}
 	r.viewMu.Lock()
 	defer r.viewMu.Unlock()
-	rep, err := r.viewReplayer()
-	if err != nil {
-		return nil, err
-	}
+	rep := r.viewReplayer()
 	v, err := rep.ContextAt(r.runOptions(p), k)
 	if err != nil {
 		return nil, err

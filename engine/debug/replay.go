@@ -26,14 +26,13 @@ func (p Params) Key() string { return fmt.Sprintf("%d/%s/%s", p.Thread, p.Counte
 // Replay is one thread of a session prepared for replays with one counter
 // and episode mode. Its methods are safe for concurrent use. Timelines and
 // sweeps run on one replayer and the exact views of single requests
-// (contexts, episode states) on a second one, prepared on first use from
-// the same token ledger, so that explaining a request never delays a
-// timeline while τ is dragged.
+// (contexts, episode states) on its twin ([cwl.Replayer.Twin]), made on
+// first use, so that explaining a request never delays a timeline while τ
+// is dragged.
 type Replay struct {
 	Thread *session.Thread
 	ledger *tokens.Ledger
 	reqs   []*session.Request
-	opts   cwl.PrepareOptions
 
 	*Locator
 
@@ -47,17 +46,13 @@ type Replay struct {
 	uncapped *Uncapped
 }
 
-// viewReplayer returns the replayer of single-request views, preparing it
-// on first use. The caller holds r.viewMu.
-func (r *Replay) viewReplayer() (*cwl.Replayer, error) {
+// viewReplayer returns the replayer of single-request views, a twin of
+// the timeline's made on first use. The caller holds r.viewMu.
+func (r *Replay) viewReplayer() *cwl.Replayer {
 	if r.viewRep == nil {
-		rep, err := cwl.Prepare(r.reqs, r.ledger, r.opts)
-		if err != nil {
-			return nil, err
-		}
-		r.viewRep = rep
+		r.viewRep = r.rep.Twin()
 	}
-	return r.viewRep, nil
+	return r.viewRep
 }
 
 // New prepares thread p.Thread of s with p's counter (see resolveCounter:
@@ -95,7 +90,7 @@ func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*
 	if err != nil {
 		return nil, err
 	}
-	rep := &Replay{Thread: t, ledger: l, reqs: reqs, opts: opts, rep: r, Locator: NewLocator(t, reqs), truth: tr}
+	rep := &Replay{Thread: t, ledger: l, reqs: reqs, rep: r, Locator: NewLocator(t, reqs), truth: tr}
 	if err := rep.measureUncapped(); err != nil {
 		return nil, err
 	}

@@ -85,6 +85,10 @@ export class DebuggerController {
   #inflight = false;
   #pending: { key: string; p: Params; t0: number; vs: ViewState; apply: (patch: ViewState) => void; split: boolean } | null = null;
   #ctxTimer: ReturnType<typeof setTimeout> | undefined;
+  // ctxAsking says a context call is out; ctxNext is the latest one that
+  // waits for it.
+  #ctxAsking = false;
+  #ctxNext: (() => void) | null = null;
   #ctxWanted = '';
   #ctxParams = '';
   #memWanted = '';
@@ -186,7 +190,11 @@ export class DebuggerController {
 
   // wantContext asks for the context at request k once the step settles:
   // soon after a step, later after a change of policy or τ (which may be
-  // dragged). The same request is not fetched twice.
+  // dragged). The same request is not fetched twice, and one is asked at
+  // a time: one asked meanwhile waits for it, and only the latest waits.
+  // (Before the first context arrives there is no delay, and a τ dragged
+  // then used to leave a dozen contexts of a long session computing side
+  // by side, each superseded, holding back the drag's replays.)
   wantContext(key: string, p: Params, k: number, requests: number): void {
     const sig = `${key}|${JSON.stringify(p)}|${requests}|${k}`;
     if (sig === this.#ctxWanted) return;
@@ -196,12 +204,24 @@ export class DebuggerController {
     this.#ctxParams = pk;
     clearTimeout(this.#ctxTimer);
     const current = this.#contextReq.begin();
-    this.#ctxTimer = setTimeout(() => {
+    const ask = () => {
       if (!current()) return;
+      if (this.#ctxAsking) {
+        this.#ctxNext = ask;
+        return;
+      }
+      this.#ctxAsking = true;
       this.#api.context(key, p, k)
         .then((c) => { if (current()) this.context = c; })
-        .catch((e) => { if (current()) { this.#ctxWanted = ''; this.#fail(e); } });
-    }, delay);
+        .catch((e) => { if (current()) { this.#ctxWanted = ''; this.#fail(e); } })
+        .finally(() => {
+          this.#ctxAsking = false;
+          const next = this.#ctxNext;
+          this.#ctxNext = null;
+          next?.();
+        });
+    };
+    this.#ctxTimer = setTimeout(ask, delay);
   }
 
   // loadGraph fetches the episode DAG at request k.

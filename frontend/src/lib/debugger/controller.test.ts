@@ -105,10 +105,40 @@ describe('DebuggerController', () => {
       expect(calls.context[1].args[2]).toBe(3);
       c.wantContext('s', params, 4, 10);
       await vi.advanceTimersByTimeAsync(40);
-      calls.context[2].reply.resolve({ request: 4 } as never);
+      expect(calls.context).toHaveLength(2); // 4 waits for 3
       calls.context[1].reply.resolve({ request: 3 } as never);
       await vi.advanceTimersByTimeAsync(1);
+      expect(c.context?.request).toBe(1); // 3's reply, superseded, is dropped
+      expect(calls.context[2].args[2]).toBe(4);
+      calls.context[2].reply.resolve({ request: 4 } as never);
+      await vi.advanceTimersByTimeAsync(1);
       expect(c.context?.request).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('asks for one context at a time while τ is dragged before the first has come', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api, calls } = scripted();
+      const c = new DebuggerController(api, () => {});
+      // No context yet: each τ of the drag asks at once (no delay).
+      for (const budget of [20000, 21000, 22000, 23000]) {
+        c.wantContext('s', { ...params, budget }, 9, 10);
+        await vi.advanceTimersByTimeAsync(0);
+      }
+      expect(calls.context).toHaveLength(1);
+      calls.context[0].reply.resolve({ request: 9, tokens: 20000 } as never);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(c.context).toBeNull(); // superseded
+      expect(calls.context).toHaveLength(2); // only the latest waited
+      expect((calls.context[1].args[1] as Params).budget).toBe(23000);
+      calls.context[1].reply.reject(new Error('failed'));
+      await vi.advanceTimersByTimeAsync(0);
+      c.wantContext('s', { ...params, budget: 24000 }, 9, 10); // a failure frees the way too
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls.context).toHaveLength(3);
     } finally {
       vi.useRealTimers();
     }

@@ -65,7 +65,7 @@ func (d *Debugger) replay(ctx context.Context, key string, p debug.Params) (*pre
 	if err != nil {
 		return nil, err
 	}
-	return d.replays.get(ctx, key+"/"+p.Key(), o.revision, func(ctx context.Context, _ *preparedReplay, _ bool) (*preparedReplay, error) {
+	r, err := d.replays.get(ctx, key+"/"+p.Key(), o.revision, func(ctx context.Context, _ *preparedReplay, _ bool) (*preparedReplay, error) {
 		l, err := o.ledger(debug.LedgerCounter(p.Counter))
 		if err != nil {
 			return nil, err
@@ -76,6 +76,14 @@ func (d *Debugger) replay(ctx context.Context, key string, p debug.Params) (*pre
 		}
 		return &preparedReplay{Replay: rep, layouts: map[int]*graphLayout{}}, nil
 	})
+	if err == nil && p.Counter == "" {
+		// The page asks with the counter Go resolved from then on: that
+		// is this replay, not one to prepare again (a second at paper
+		// scale).
+		p.Counter = r.CounterName()
+		d.replays.alias(key+"/"+p.Key(), o.revision, r)
+	}
+	return r, err
 }
 
 // forget drops everything prepared for a session.
@@ -175,6 +183,9 @@ func (d *Debugger) resolved(ctx context.Context, key string, p debug.Params) (*p
 	auto := p.Episodes == ""
 	if auto {
 		p.Episodes = string(cwl.Declared)
+		if o, err := d.app.sessions.get(key); err == nil && !debug.DeclaresEpisodes(o.s, p.Thread) {
+			p.Episodes = string(cwl.Inferred) // no need to prepare the declared replay to find it has none
+		}
 	}
 	r, err := d.replay(ctx, key, p)
 	if err != nil {

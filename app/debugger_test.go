@@ -280,3 +280,41 @@ func TestPreparedThreadsAreBounded(t *testing.T) {
 		t.Error("the thread prepared last was dropped at once")
 	}
 }
+
+// TestDefaultsShareTheirReplay: a replay asked for with the default
+// counter ("") is the replay of the counter it resolved to, which the
+// page asks for from then on; it is not prepared again. And a thread
+// with no delimiter call resolves "" episodes to inferred without
+// preparing a declared replay.
+func TestDefaultsShareTheirReplay(t *testing.T) {
+	a := newApp(t, Options{})
+	info, err := a.sessions.OpenPath(claudeSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := a.debugger
+	tl, err := d.Replay(info.Key, debug.Params{Thread: 5, Policy: "paper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.CounterName != debug.CounterCalibrated || tl.Episodes != "inferred" {
+		t.Fatalf("the thread reports usage and declares no episode, yet the defaults resolved to %q and %q", tl.CounterName, tl.Episodes)
+	}
+	for _, k := range d.replays.keys() {
+		if strings.HasSuffix(k, "/declared") {
+			t.Errorf("a declared replay was prepared: %s", k)
+		}
+	}
+	resolved := debug.Params{Thread: 5, Counter: tl.CounterName, Episodes: tl.Episodes, Policy: "paper", Budget: tl.Budget}
+	asked, ok := d.replays.held(info.Key + "/" + debug.Params{Thread: 5, Episodes: tl.Episodes}.Key())
+	if !ok {
+		t.Fatalf("no replay held for the defaults; held: %v", d.replays.keys())
+	}
+	if _, err := d.Context(info.Key, resolved, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := d.replays.held(info.Key + "/" + resolved.Key()); !ok || got != asked {
+		t.Fatalf("the resolved counter's replay is another (%p, held %v) than the defaults' (%p)", got, ok, asked)
+	}
+}
+

@@ -104,6 +104,22 @@ func (c *revisionCache[V]) startLocked(key string, rev int, old *revisionEntry[V
 	return e
 }
 
+// alias holds v, built under another key, as key's value at revision rev
+// too, unless key holds (or is building) that revision already: a
+// prepared replay asked for with defaults ("") is the one asked for with
+// what they resolved to.
+func (c *revisionCache[V]) alias(key string, rev int, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entries[key]; e != nil && e.rev == rev {
+		return
+	}
+	done := make(chan struct{})
+	close(done)
+	c.entries[key] = &revisionEntry[V]{rev: rev, done: done, v: v, used: time.Now(), cancel: func() {}}
+	c.evictLocked()
+}
+
 // peek returns the value of key when the cache holds it built, without
 // error, at revision rev.
 func (c *revisionCache[V]) peek(key string, rev int) (V, bool) {

@@ -149,6 +149,29 @@ func TestRevisionCacheEvictsAndForgets(t *testing.T) {
 	}
 }
 
+// TestRevisionCacheAliases: an alias is the value of its key at its
+// revision, without a build; it does not replace a value of that
+// revision, and a newer revision builds.
+func TestRevisionCacheAliases(t *testing.T) {
+	c := newRevisionCache[string](4)
+	var calls atomic.Int32
+	c.alias("s/resolved", 1, "prepared for s/")
+	if v, err := c.get(context.Background(), "s/resolved", 1, counted(&calls, "built")); err != nil || v != "prepared for s/" || calls.Load() != 0 {
+		t.Fatalf("alias: %q, %v, %d builds", v, err, calls.Load())
+	}
+	c.alias("s/resolved", 1, "another")
+	if v, _ := c.held("s/resolved"); v != "prepared for s/" {
+		t.Fatalf("a second alias of the same revision replaced the first: %q", v)
+	}
+	if v, _ := c.get(context.Background(), "s/resolved", 2, counted(&calls, "built@2")); v != "prepared for s/+built@2" || calls.Load() != 1 {
+		t.Fatalf("revision 2: %q after %d builds", v, calls.Load())
+	}
+	c.forget("s", "/")
+	if keys := c.keys(); len(keys) != 0 {
+		t.Fatalf("forgetting s left %v", keys)
+	}
+}
+
 func TestEvictLeastUsed(t *testing.T) {
 	t0 := time.Now()
 	m := map[string]time.Time{"a": t0.Add(3), "b": t0.Add(1), "c": t0.Add(2), "d": t0.Add(4)}

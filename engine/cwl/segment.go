@@ -23,6 +23,23 @@ func IsDelimiter(tool string) bool { return protocol.IsDelimiter(tool) }
 // EventOf returns the chunk event recorded in a delimiter tool result.
 func EventOf(b *session.Block) (ChunkEvent, bool) { return protocol.EventOf(b) }
 
+// StartsEpisodes reports whether a delimiter result among msgs starts an
+// episode. The contexts of a thread whose messages hold none declare no
+// episodes ([SegmentMessages] finds none in any of them).
+func StartsEpisodes(msgs []*session.Message) bool {
+	for _, m := range msgs {
+		if m.Role != session.RoleTool {
+			continue
+		}
+		for k := range m.Blocks {
+			if ev, ok := EventOf(&m.Blocks[k]); ok && ev.Action == "start" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Segment is an episode located in a message list, as the reference's
 // segmentChunks (context-filter.ts L158-205) finds it.
 type Segment struct {

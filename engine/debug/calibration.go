@@ -52,6 +52,11 @@ func resolveCounter(asked string, reqs []*session.Request) (string, error) {
 	return asked, nil
 }
 
+// CounterName is the counter the replay counts with, in [Params] terms:
+// what "" resolved to ("calibrated" when the thread reports usage, else
+// "estimate"), or the counter asked for.
+func (r *Replay) CounterName() string { return r.truth.counter }
+
 // truth is what a prepared replay knows of the provider: each request's
 // reported input and output, the online calibration, and each request's
 // price from the catalog.

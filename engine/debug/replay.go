@@ -97,6 +97,18 @@ func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*
 	return rep, nil
 }
 
+// DeclaresEpisodes reports whether thread i of s may declare episodes:
+// whether a delimiter result in it starts one (true for a thread s does
+// not have, which New then reports). A thread that does not has no
+// declared episodes, so that a view letting it choose replays its
+// inferred episodes without preparing the declared ones to find out.
+func DeclaresEpisodes(s *session.Session, i int) bool {
+	if i < 0 || i >= len(s.Threads) {
+		return true
+	}
+	return cwl.StartsEpisodes(threadMessages(s.Threads[i]))
+}
+
 // threadMessages lists the messages of t's entries.
 func threadMessages(t *session.Thread) []*session.Message {
 	var out []*session.Message

@@ -317,4 +317,3 @@ func TestDefaultsShareTheirReplay(t *testing.T) {
 		t.Fatalf("the resolved counter's replay is another (%p, held %v) than the defaults' (%p)", got, ok, asked)
 	}
 }
-

@@ -46,8 +46,9 @@ func (o RunOptions) budgetAt(k int) int {
 // counts a constant more than the provider) comes off each category in
 // proportion, so that the split still sums to the input it splits: taken
 // off none of them, the categories of a real calibrated pi session summed
-// to up to 1,799 tokens (1.3%) more than the input.
-func (pt *Point) scale(s Scale) {
+// to up to 1,799 tokens (1.3%) more than the input. Unsplit (split
+// false), the categories are left as they are.
+func (pt *Point) scale(s Scale, split bool) {
 	ratio := func(v int) int { return int(math.Round(s.Ratio * float64(v))) }
 	counted := pt.After
 	pt.Before = s.Tokens(pt.Before)
@@ -55,14 +56,16 @@ func (pt *Point) scale(s Scale) {
 	if pt.Cached > 0 {
 		pt.Cached = min(s.Tokens(pt.Cached), pt.After)
 	}
-	share := s.Ratio
-	if s.Overhead < 0 && counted > 0 {
-		share = float64(pt.After) / float64(counted)
+	if split {
+		share := s.Ratio
+		if s.Overhead < 0 && counted > 0 {
+			share = float64(pt.After) / float64(counted)
+		}
+		for i := range pt.Cats {
+			pt.Cats[i] = int32(math.Round(share * float64(pt.Cats[i])))
+		}
+		pt.Cats[catUnlogged] = int32(math.Round(max(s.Overhead, 0)))
 	}
-	for i := range pt.Cats {
-		pt.Cats[i] = int32(math.Round(share * float64(pt.Cats[i])))
-	}
-	pt.Cats[catUnlogged] = int32(math.Round(max(s.Overhead, 0)))
 	for i := range pt.Evictions {
 		pt.Evictions[i].Freed = ratio(pt.Evictions[i].Freed)
 	}

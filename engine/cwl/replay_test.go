@@ -243,3 +243,40 @@ func TestLeanRunLeavesOutOnlyTheExplanations(t *testing.T) {
 		t.Fatal("no blockers in the full runs: the test compares nothing they leave out")
 	}
 }
+
+// TestUnsplitRunLeavesOutOnlyTheSplit: an unsplit run, calibrated on the
+// usage a real session reports or not, is the split run with every
+// point's Cats zero; and the split run has categories to leave out.
+func TestUnsplitRunLeavesOutOnlyTheSplit(t *testing.T) {
+	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
+	scales, _ := r.Calibrate()
+	for _, calibration := range [][]Scale{nil, scales} {
+		for _, policy := range Policies {
+			o := RunOptions{Policy: policy, Budget: 20_000, Calibration: calibration}
+			split, err := r.Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Unsplit = true
+			unsplit, err := r.Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cats := 0
+			for k := range split.Requests {
+				for _, v := range split.Requests[k].Cats {
+					cats += int(v)
+				}
+				split.Requests[k].Cats = [numCats]int32{}
+			}
+			if cats == 0 {
+				t.Fatalf("%s: the split run has no categories to leave out", policy)
+			}
+			a, _ := json.Marshal(split)
+			b, _ := json.Marshal(unsplit)
+			if string(a) != string(b) {
+				t.Fatalf("%s (calibrated %v): the unsplit run differs from the split one beyond its categories", policy, calibration != nil)
+			}
+		}
+	}
+}

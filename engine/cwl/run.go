@@ -20,7 +20,11 @@ type RunOptions struct {
 	// LateDependencies. A view that shows them for one request at a time,
 	// from its context, replays a τ drag's steps lean: the blockers of
 	// every request over budget walk its context's live episodes.
-	Lean    bool
+	Lean bool
+	// Unsplit leaves every point's Cats zero: a caller that reads the
+	// kept input alone (a chart while τ is dragged) spares scaling its
+	// split by category to the provider's tokens.
+	Unsplit bool
 	Compact CompactOptions
 	// Prices, when set, prices every request; otherwise RequestPrices
 	// gives each request its own model's (see PricesFromCatalog), and a
@@ -81,9 +85,13 @@ func (r *Replayer) complete(o RunOptions, t *Timeline) error {
 	if err := r.runUntil(o, len(r.reqs)-1, t.Requests); err != nil {
 		return err
 	}
-	if o.Calibration != nil {
-		for k := range t.Requests {
-			t.Requests[k].scale(o.Calibration[k])
+	for k := range t.Requests {
+		pt := &t.Requests[k]
+		if o.Unsplit {
+			pt.Cats = [numCats]int32{}
+		}
+		if o.Calibration != nil {
+			pt.scale(o.Calibration[k], !o.Unsplit)
 		}
 	}
 	t.Cost = r.summarize(t, o)

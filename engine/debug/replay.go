@@ -227,7 +227,7 @@ func (r *Replay) timeline(p Params, parts timelineParts) (*Timeline, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	o := r.runOptions(p)
-	o.Lean = !parts.detail
+	o.Lean, o.Unsplit = !parts.detail, !parts.split
 	err := r.rep.RunWith(o, func(t *cwl.Timeline) error {
 		out = r.view(t, parts)
 		return nil

@@ -25,6 +25,28 @@ after(async () => {
   if (path) rmSync(dirname(path), { recursive: true, force: true });
 });
 
+// dragReplays drags τ on page and returns the server's share (call and
+// encoding, from Server-Timing) and CPU time of each replay asked while
+// the thumb was held (without the split by category), and the share of
+// the one asked when it was let go (with it).
+async function dragReplays(page) {
+  await page.evaluate(() => {
+    performance.setResourceTimingBufferSize(10_000);
+    performance.clearResourceTimings();
+  });
+  const released = await dragTau(page, 0.4, 0.005);
+  await page.waitForTimeout(800);
+  const replays = await page.evaluate(() => performance.getEntriesByType('resource')
+    .filter((e) => e.name.includes('/api/call/Debugger/Replay'))
+    .map((e) => {
+      const t = Object.fromEntries(e.serverTiming.map((m) => [m.name, m.duration]));
+      return { at: e.startTime, ms: t.call + t.encode, cpu: t.cpu };
+    }));
+  const held = replays.filter((r) => r.at < released);
+  assert.ok(held.length > 0, `${held.length} replays during the drag`);
+  return { server: held.map((r) => r.ms), cpu: held.map((r) => r.cpu), release: replays.filter((r) => r.at >= released).map((r) => r.ms) };
+}
+
 const perfLog = (page) => page.evaluate(() => window.__ctxscopePerf ?? { firstDraw: [], tau: [], replyMs: [] });
 
 test('the paper-scale session holds 10M tokens of history in 5,000+ requests', () => {
@@ -46,6 +68,16 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
     const log = await perfLog(page);
     assert.ok(log.firstDraw[0].requests >= 5000, `${log.firstDraw[0].requests} requests drawn`);
     paints.push(log.firstDraw[0].at);
+    if (i === 0) {
+      // τ dragged as soon as the session first shows, before its first
+      // context has come: what a user who opens a session and tries a
+      // budget does.
+      const atOpen = await dragReplays(page);
+      recordBench({
+        paperScaleDragAtOpenServer: { ...stats(atOpen.server), unit: 'ms', what: 'the server\'s share of each replay of a τ drag begun as the imported session first shows (Server-Timing: call and encoding), its first context not yet come' },
+      });
+      console.log('paper scale, drag at open', { server: stats(atOpen.server), cpu: stats(atOpen.cpu) });
+    }
     if (i < 3) await page.close();
     else {
       // τ typed: each replay's server reply and the redraw.
@@ -62,29 +94,12 @@ test('opens, replays as τ moves, and scrubs', { timeout: 600_000 }, async () =>
       assert.ok(Number(await page.getAttribute('[data-testid=eviction-count]', 'data-count')) > 0, 'τ 40,000 evicts');
       // τ dragged: every frame of the drag, and the server's share of each
       // replay it asked for (the Server-Timing of the call and its encoding).
-      await page.evaluate(() => {
-        performance.setResourceTimingBufferSize(10_000);
-        performance.clearResourceTimings();
-        window.__ctxscopePerf.tau.length = 0;
-      });
+      await page.evaluate(() => { window.__ctxscopePerf.tau.length = 0; });
       const dragging = await recordFrames(page);
-      const released = await dragTau(page, 0.4, 0.005);
-      await page.waitForTimeout(800);
+      const { server, cpu, release } = await dragReplays(page);
       const dragFrames = await dragging();
       const dragged = (await perfLog(page)).tau.slice();
-      // The replays asked while the thumb was held (without the split by
-      // category), and the one asked when it was let go (with it).
-      const replays = await page.evaluate(() => performance.getEntriesByType('resource')
-        .filter((e) => e.name.includes('/api/call/Debugger/Replay'))
-        .map((e) => {
-          const t = Object.fromEntries(e.serverTiming.map((m) => [m.name, m.duration]));
-          return { at: e.startTime, ms: t.call + t.encode, cpu: t.cpu };
-        }));
-      const held = replays.filter((r) => r.at < released);
-      const server = held.map((r) => r.ms);
-      const cpu = held.map((r) => r.cpu);
-      const release = replays.filter((r) => r.at >= released).map((r) => r.ms);
-      assert.ok(server.length > 0 && dragged.length > 0, `${server.length} replays during the drag`);
+      assert.ok(dragged.length > 0, 'the drag redrew the timeline');
       assert.equal(release.length, 1, 'one replay with the split once the thumb is let go');
       assert.equal(await page.getAttribute('[data-testid=timeline]', 'data-light'), 'false', 'the categories are drawn again after the drag');
       // Scrubbing the whole timeline, one move per animation frame.

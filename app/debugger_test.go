@@ -47,7 +47,7 @@ func TestDebuggerServices(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.Requests != len(full.After) || st.Budget != full.Budget || !slices.Equal(st.After, full.After) || len(st.Evictions) != len(full.Evictions) {
+			if st.Requests != len(full.After) || st.Budget != full.Budget || !slices.Equal(st.After, full.After) || len(st.Evictions.K) != len(full.Evictions) {
 				t.Fatalf("step %+v: %d requests at τ=%d, the replay %d at τ=%d", q, st.Requests, st.Budget, len(full.After), full.Budget)
 			}
 			if st.Split != split || (len(st.Cats) == len(full.Cats)) != split {

@@ -119,8 +119,9 @@ func TestTimelineColumns(t *testing.T) {
 	if a, b := mustJSON(t, tl), mustJSON(t, view); !bytes.Equal(a, b) {
 		t.Errorf("the view's timeline differs from the timeline beyond the reasons and the marks' detail")
 	}
-	// A step is the view's timeline with what no budget changes left out:
-	// laid over another budget's timeline, it gives this one.
+	// A step is the view's timeline with what no budget changes left out,
+	// its marks and requests over budget in columns: laid over another
+	// budget's timeline, it gives this one.
 	p.Budget = 20000
 	other, err := r.TimelineForView(p)
 	if err != nil {
@@ -150,10 +151,15 @@ func TestTimelineColumns(t *testing.T) {
 	}
 	var merged map[string]json.RawMessage
 	json.Unmarshal(mustJSON(t, other), &merged)
+	if len(step.Evictions.K) == 0 || len(step.Unreachable.K) == 0 {
+		t.Fatalf("the step at τ=8000 has %d marks and %d requests over budget: nothing in columns to check", len(step.Evictions.K), len(step.Unreachable.K))
+	}
 	var fields map[string]json.RawMessage
 	json.Unmarshal(mustJSON(t, step), &fields)
 	delete(fields, "requests")
 	delete(fields, "split")
+	fields["evictions"], fields["restored"] = mustJSON(t, markObjects(step.Evictions)), mustJSON(t, markObjects(step.Restored))
+	fields["unreachable"] = mustJSON(t, overObjects(step.Unreachable))
 	for k, v := range fields {
 		if _, ok := merged[k]; !ok {
 			t.Fatalf("the step's %q is no field of a timeline", k)
@@ -165,6 +171,25 @@ func TestTimelineColumns(t *testing.T) {
 	if a, b := mustJSON(t, merged), mustJSON(t, want); !bytes.Equal(a, b) {
 		t.Errorf("a step laid over the timeline at τ=20000 is not the timeline at τ=8000")
 	}
+}
+
+// markObjects lays a step's marks out as a timeline's, as the page's
+// mergeStep does.
+func markObjects(m Marks) []Mark {
+	out := make([]Mark, len(m.K))
+	for i := range out {
+		out[i] = Mark{Request: int(m.K[i]), Episode: int(m.Episode[i]), Level: int(m.Level[i])}
+	}
+	return out
+}
+
+// overObjects lays a step's requests over budget out as a timeline's.
+func overObjects(o Overs) []Over {
+	out := make([]Over, len(o.K))
+	for i := range out {
+		out[i] = Over{Request: int(o.K[i]), Over: int(o.Over[i])}
+	}
+	return out
 }
 
 func mustJSON(t *testing.T, v any) []byte {

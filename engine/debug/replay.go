@@ -255,17 +255,7 @@ func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
 		CounterName: r.truth.counter, CounterNote: r.truth.counterNote(), Reported: r.truth.reported, ReportedOutput: r.truth.output,
 		Unlogged: u.Unlogged, Calibration: r.truth.calibration, Window: u.Window}
 	if parts.split {
-		out.Cached, out.Cats = make([]int, n), make([][]int32, len(t.Categories))
-		for c := range out.Cats {
-			out.Cats[c] = make([]int32, n)
-		}
-		for k := range t.Requests {
-			pt := &t.Requests[k]
-			out.Cached[k] = pt.Cached
-			for c, v := range pt.Cats {
-				out.Cats[c][k] = v
-			}
-		}
+		out.Cached, out.Cats = splitColumns(t)
 	}
 	eps := r.rep.ContextEpisodes()
 	for k := range t.Requests {
@@ -295,6 +285,24 @@ func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
 		}
 	}
 	return out
+}
+
+// splitColumns returns run t's split of the kept input: the part cached
+// of each request's, and one column per category.
+func splitColumns(t *cwl.Timeline) (cached []int, cats [][]int32) {
+	n := len(t.Requests)
+	cached, cats = make([]int, n), make([][]int32, len(t.Categories))
+	for c := range cats {
+		cats[c] = make([]int32, n)
+	}
+	for k := range t.Requests {
+		pt := &t.Requests[k]
+		cached[k] = pt.Cached
+		for c, v := range pt.Cats {
+			cats[c][k] = v
+		}
+	}
+	return cached, cats
 }
 
 // episodeName names episode i of list, or the step of an eviction that no

@@ -217,7 +217,8 @@ describe('sampleRequests', () => {
 
 describe('mergeStep', () => {
   const base = { policy: 'paper', budget: 1000, after: [1, 2], before: [3, 4], lines: [7, 8], counterName: 'estimate' } as unknown as ReplayTimeline;
-  const s = (requests: number) => ({ policy: 'pi-cwl', budget: 2000, requests, after: [0, 1], cached: [0, 0], cats: [], evictions: [], restored: [], unreachable: [], cost: {}, assumptions: [] }) as unknown as ReplayStep;
+  const none = { k: [], episode: [], level: [] };
+  const s = (requests: number) => ({ policy: 'pi-cwl', budget: 2000, requests, after: [0, 1], cached: [0, 0], cats: [], evictions: none, restored: none, unreachable: { k: [], over: [] }, cost: {}, assumptions: [] }) as unknown as ReplayStep;
 
   it('takes what the step changes and keeps the rest', () => {
     expect(mergeStep(base, s(2))).toMatchObject({ policy: 'pi-cwl', budget: 2000, after: [0, 1], before: [3, 4], lines: [7, 8], counterName: 'estimate' });
@@ -231,5 +232,17 @@ describe('mergeStep', () => {
 
   it('refuses a step about another number of requests', () => {
     expect(mergeStep(base, s(3))).toBeNull();
+  });
+
+  it("lays the step's marks and requests over budget out as the timeline's", () => {
+    const t = mergeStep(base, {
+      ...s(2),
+      evictions: { k: [0, 1, 1], episode: [4, 5, 6], level: [1, 2, 4] },
+      restored: { k: [1], episode: [4], level: [1] },
+      unreachable: { k: [1], over: [250] },
+    });
+    expect(t?.evictions).toEqual([{ k: 0, episode: 4, level: 1 }, { k: 1, episode: 5, level: 2 }, { k: 1, episode: 6, level: 4 }]);
+    expect(t?.restored).toEqual([{ k: 1, episode: 4, level: 1 }]);
+    expect(t?.unreachable).toEqual([{ k: 1, over: 250 }]);
   });
 });

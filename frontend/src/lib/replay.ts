@@ -2,7 +2,7 @@
 // columns, eviction levels and their colours, stepping between evictions,
 // and describing why a part of the context is missing. DOM-free so that
 // vitest covers it.
-import type { Mark, Removal, ReplayStep, ReplayTimeline } from './types/debugger';
+import type { Mark, Over, Removal, ReplayStep, ReplayTimeline, StepMarks, StepOvers } from './types/debugger';
 
 export interface CategoryStyle {
   label: string;
@@ -235,11 +235,28 @@ export function keptIndices(keep: Uint8Array): Uint32Array {
 // when the step is about another number of requests (the session grew
 // since), which then needs a whole replay. A step without its split
 // leaves the timeline's cats and cached empty, not those of another τ.
+// The step's marks and requests over budget come in columns, and are laid
+// out as the timeline's objects.
 export function mergeStep(base: ReplayTimeline, s: ReplayStep): ReplayTimeline | null {
   if (s.requests !== base.after.length) return null;
   return {
     ...base,
     policy: s.policy, budget: s.budget, after: s.after, cached: s.cached, cats: s.cats,
-    evictions: s.evictions, restored: s.restored, unreachable: s.unreachable, cost: s.cost, assumptions: s.assumptions,
+    evictions: markObjects(s.evictions), restored: markObjects(s.restored), unreachable: overObjects(s.unreachable),
+    cost: s.cost, assumptions: s.assumptions,
   };
+}
+
+// markObjects lays a step's marks out as a timeline's.
+export function markObjects(m: StepMarks): Mark[] {
+  const out: Mark[] = new Array(m.k.length);
+  for (let i = 0; i < out.length; i++) out[i] = { k: m.k[i], episode: m.episode[i], level: m.level[i] };
+  return out;
+}
+
+// overObjects lays a step's requests over budget out as a timeline's.
+export function overObjects(o: StepOvers): Over[] {
+  const out: Over[] = new Array(o.k.length);
+  for (let i = 0; i < out.length; i++) out[i] = { k: o.k[i], over: o.over[i] };
+  return out;
 }

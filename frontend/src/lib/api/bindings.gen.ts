@@ -468,6 +468,13 @@ export interface Mark {
   step?: string;
 }
 
+// Marks is debug.Marks.
+export interface Marks {
+  k: number[];
+  episode: number[];
+  level: number[];
+}
+
 // Match is explore.Match.
 export interface Match {
   id: string;
@@ -563,6 +570,12 @@ export interface Over {
   k: number;
   over: number;
   why?: string;
+}
+
+// Overs is debug.Overs.
+export interface Overs {
+  k: number[];
+  over: number[];
 }
 
 // Params is debug.Params.
@@ -849,9 +862,9 @@ export interface Step {
   after: number[];
   cached: number[];
   cats: number[][];
-  evictions: Mark[];
-  restored: Mark[];
-  unreachable: Over[];
+  evictions: Marks;
+  restored: Marks;
+  unreachable: Overs;
   cost: CostSummary;
   assumptions: string[];
 }

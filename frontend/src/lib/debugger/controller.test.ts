@@ -28,7 +28,10 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 const params: Params = { thread: 0, counter: 'estimate', episodes: 'declared', policy: 'paper', budget: 20000 };
 const curve = (policy: string, budgets: number[]): Curve[] => [{ policy, points: budgets.map((b) => ({ budget: b })) as Curve['points'] }];
 const variant = (budget: number): MemoryVariant => ({ policy: 'paper+memory', budget, recallBudget: 500 } as MemoryVariant);
-const step = (budget: number, n = 3): ReplayStep => ({ budget, policy: 'paper', requests: n, after: new Array(n).fill(0) } as unknown as ReplayStep);
+const step = (budget: number, n = 3): ReplayStep => ({
+  budget, policy: 'paper', requests: n, after: new Array(n).fill(0),
+  evictions: { k: [], episode: [], level: [] }, restored: { k: [], episode: [], level: [] }, unreachable: { k: [], over: [] },
+} as unknown as ReplayStep);
 const timeline = (budget: number, n = 3): ReplayTimeline => ({ budget, counterName: 'estimate', episodes: 'declared', after: new Array(n).fill(0) } as unknown as ReplayTimeline);
 
 describe('DebuggerController', () => {

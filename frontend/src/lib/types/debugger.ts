@@ -13,6 +13,10 @@ export type Mark = G.Mark;
 
 export type Over = G.Over;
 
+// A step's marks and requests over budget, in columns (see mergeStep).
+export type StepMarks = G.Marks;
+export type StepOvers = G.Overs;
+
 export type SourceCompaction = G.SourceCompaction;
 
 export type CostSummary = G.CostSummary;

@@ -246,7 +246,9 @@ func TestLeanRunLeavesOutOnlyTheExplanations(t *testing.T) {
 
 // TestUnsplitRunLeavesOutOnlyTheSplit: an unsplit run, calibrated on the
 // usage a real session reports or not, is the split run with every
-// point's Cats zero; and the split run has categories to leave out.
+// point's Cats zero; the split run has categories to leave out; and a
+// split run after an unsplit one (which leaves the categories'
+// accounting stale) splits as the first did.
 func TestUnsplitRunLeavesOutOnlyTheSplit(t *testing.T) {
 	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
 	scales, _ := r.Calibrate()
@@ -261,6 +263,14 @@ func TestUnsplitRunLeavesOutOnlyTheSplit(t *testing.T) {
 			unsplit, err := r.Run(o)
 			if err != nil {
 				t.Fatal(err)
+			}
+			o.Unsplit = false
+			again, err := r.Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := mustMarshal(t, split), mustMarshal(t, again); string(a) != string(b) {
+				t.Fatalf("%s (calibrated %v): a split run after an unsplit one splits otherwise", policy, calibration != nil)
 			}
 			cats := 0
 			for k := range split.Requests {
@@ -279,4 +289,13 @@ func TestUnsplitRunLeavesOutOnlyTheSplit(t *testing.T) {
 			}
 		}
 	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

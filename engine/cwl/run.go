@@ -237,6 +237,7 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 	run, n := c.paper, pt.Messages
 	w := run.w
 	w.logging = o.Detail
+	w.noCats = o.Unsplit
 	prevN := w.n
 	modMin := math.MaxInt
 	run.request(n, o.Budget, func(ep, lv, freed int) {
@@ -248,7 +249,9 @@ func (r *Replayer) stepPaper(k int, c *replayCtx, pt *Point, o RunOptions) {
 		modMin = min(modMin, run.eps[ep].Start)
 	})
 	pt.After = w.total
-	pt.Cats = roundCats(w.cats)
+	if !o.Unsplit {
+		pt.Cats = roundCats(w.cats)
+	}
 	if w.total > o.Budget {
 		pt.Unreachable = run.unreachable(n, o.Budget, !o.Lean)
 	}

@@ -24,6 +24,9 @@ type work struct {
 	logging bool
 	logB    []int32
 	logM    []int32
+	// noCats leaves cats alone (stale) until the next begin: a run whose
+	// points carry no split (RunOptions.Unsplit) spares its accounting.
+	noCats bool
 }
 
 func newWork(p *Plan) *work {
@@ -70,7 +73,9 @@ func (w *work) grow(n int) {
 	for i := w.n; i < n; i++ {
 		if !w.gone[i] {
 			w.total += int(w.tok[i])
-			w.addCats(i, 1)
+			if !w.noCats {
+				w.addCats(i, 1)
+			}
 		}
 	}
 	w.n = n
@@ -100,8 +105,10 @@ func (w *work) dropBlock(b int32) bool {
 		// The block's weight leaves its category; the message's rounding
 		// overhead (tokens beyond its blocks' weights) is charged to the
 		// message's own category, as Ledger.Breakdown does.
-		w.cats[p.bCat[b]] -= p.weight(p.bUnits[b])
-		w.cats[p.mCat[i]] += float64(t) - p.weight(w.units[i]) - oldOver
+		if !w.noCats {
+			w.cats[p.bCat[b]] -= p.weight(p.bUnits[b])
+			w.cats[p.mCat[i]] += float64(t) - p.weight(w.units[i]) - oldOver
+		}
 	}
 	w.tok[i] = t
 	if w.kept[i] == 0 {
@@ -119,7 +126,9 @@ func (w *work) dropMsg(i int) {
 	w.markTouched(i)
 	if i < w.n {
 		w.total -= int(w.tok[i])
-		w.addCats(i, -1)
+		if !w.noCats {
+			w.addCats(i, -1)
+		}
 	}
 	w.gone[i] = true
 	w.drops++

@@ -1,7 +1,6 @@
 package cwl
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"testing"
 
@@ -87,13 +86,7 @@ func TestOneContextIsReplayedAlone(t *testing.T) {
 		}
 	}
 	rand.New(rand.NewPCG(3, 4)).Shuffle(len(ks), func(i, j int) { ks[i], ks[j] = ks[j], ks[i] })
-	asJSON := func(v any) string {
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	asJSON := func(v any) string { return string(mustMarshal(t, v)) }
 	for _, policy := range Policies {
 		t.Run(policy, func(t *testing.T) {
 			o := RunOptions{Policy: policy, Budget: 12_000}

@@ -224,22 +224,27 @@ type timelineParts struct {
 
 func (r *Replay) timeline(p Params, parts timelineParts) (*Timeline, error) {
 	var out *Timeline
+	err := r.run(p, parts, func(t *cwl.Timeline) { out = r.view(t, parts) })
+	return out, err
+}
+
+// run replays the thread under p, working out only parts, and hands the
+// run to use, which copies what it keeps: the run's timeline is lent
+// ([cwl.Replayer.RunWith]) and written over by the next.
+func (r *Replay) run(p Params, parts timelineParts, use func(t *cwl.Timeline)) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	o := r.runOptions(p)
 	o.Lean, o.Unsplit = !parts.detail, !parts.split
-	err := r.rep.RunWith(o, func(t *cwl.Timeline) error {
-		out = r.view(t, parts)
+	return r.rep.RunWith(o, func(t *cwl.Timeline) error {
+		use(t)
 		return nil
 	})
-	return out, err
 }
 
-// view copies what the view shows of run t, which it keeps nothing of.
-func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
-	n := len(t.Requests)
-	u := r.uncapped
-	evicted, restored, over := 0, 0, 0
+// markCounts counts run t's evictions, restorations and requests left
+// over budget, which a copy of the run makes room for.
+func markCounts(t *cwl.Timeline) (evicted, restored, over int) {
 	for k := range t.Requests {
 		pt := &t.Requests[k]
 		evicted += len(pt.Evictions)
@@ -248,6 +253,14 @@ func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
 			over++
 		}
 	}
+	return evicted, restored, over
+}
+
+// view copies what the view shows of run t, which it keeps nothing of.
+func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
+	n := len(t.Requests)
+	u := r.uncapped
+	evicted, restored, over := markCounts(t)
 	out := &Timeline{Policy: t.Policy, Episodes: string(t.Episodes), Counter: t.Counter, Budget: t.Budget, Categories: t.Categories,
 		Before: u.Before, After: make([]int, n), Cached: []int{}, Context: u.Context, Lines: u.Lines,
 		Cats: [][]int32{}, Evictions: make([]Mark, 0, evicted), Restored: make([]Mark, 0, restored), Unreachable: make([]Over, 0, over),

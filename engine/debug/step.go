@@ -55,29 +55,14 @@ type Overs struct {
 // split false, without Cached and Cats (empty).
 func (r *Replay) Step(p Params, split bool) (*Step, error) {
 	var out *Step
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	o := r.runOptions(p)
-	o.Lean, o.Unsplit = true, !split
-	err := r.rep.RunWith(o, func(t *cwl.Timeline) error {
-		out = stepOf(t, split)
-		return nil
-	})
+	err := r.run(p, timelineParts{split: split}, func(t *cwl.Timeline) { out = stepOf(t, split) })
 	return out, err
 }
 
 // stepOf copies what a step holds of run t, which it keeps nothing of.
 func stepOf(t *cwl.Timeline, split bool) *Step {
 	n := len(t.Requests)
-	evicted, restored, over := 0, 0, 0
-	for k := range t.Requests {
-		pt := &t.Requests[k]
-		evicted += len(pt.Evictions)
-		restored += len(pt.Restored)
-		if pt.Unreachable != nil {
-			over++
-		}
-	}
+	evicted, restored, over := markCounts(t)
 	s := &Step{Policy: t.Policy, Budget: t.Budget, Requests: n, Split: split, After: make([]int, n), Cached: []int{}, Cats: [][]int32{},
 		Evictions: newMarks(evicted), Restored: newMarks(restored), Unreachable: Overs{K: make([]int32, 0, over), Over: make([]int32, 0, over)},
 		Cost: t.Cost, Assumptions: t.Assumptions}

@@ -192,19 +192,16 @@ func (r *paperRun) apply(u, lv int) bool {
 // result of them.
 func (r *paperRun) stripClass(e *Episode, a, b ToolClass) {
 	w, p := r.w, r.p
-	for i := e.Start; i <= e.End; i++ {
-		if w.gone[i] || p.mKind[i] != msgAssistant {
+	if e.End < e.Start {
+		return
+	}
+	for _, k := range p.strippable[p.mStrip[e.Start]:p.mStrip[e.End+1]] {
+		if !w.keep[k] || (p.bClass[k] != a && p.bClass[k] != b) || w.gone[p.bMsg[k]] {
 			continue
 		}
-		for k := p.mFirst[i]; k < p.mFirst[i+1]; k++ {
-			if !w.keep[k] || p.bType[k] != session.BlockToolCall || (p.bClass[k] != a && p.bClass[k] != b) {
-				continue
-			}
-			w.rebuild(i)
-			g := p.bGroup[k]
-			w.dropBlock(k)
-			w.dropGroupResults(g)
-		}
+		w.rebuild(int(p.bMsg[k]))
+		w.dropBlock(k)
+		w.dropGroupResults(p.bGroup[k])
 	}
 }
 

@@ -33,7 +33,11 @@ func startIn(t *testing.T, dir string) *Server {
 // workspace in dir; both close when the test ends.
 func newServer(t *testing.T, dir string) *Server {
 	t.Helper()
-	assets := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>ctxscope</title>")}}
+	assets := fstest.MapFS{
+		"index.html":       {Data: []byte("<!doctype html><title>ctxscope</title>")},
+		"assets/app-x1.js": {Data: []byte("console.log(1)")},
+		"boot-errors.js":   {Data: []byte("// boot")},
+	}
 	a, err := app.New(app.Options{Workspace: dir, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)

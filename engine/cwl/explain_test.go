@@ -97,7 +97,7 @@ func TestOneContextIsReplayedAlone(t *testing.T) {
 			detailed.Detail = true
 			whole := func(k int) *ContextView { // the replay of every context up to k
 				pts := make([]Point, k+1)
-				if err := r.runUntil(detailed, k, pts); err != nil {
+				if err := r.runUntil(detailed, k, pts, nil); err != nil {
 					t.Fatal(err)
 				}
 				return r.viewAt(detailed, k, pts[k].After)

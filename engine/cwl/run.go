@@ -82,17 +82,23 @@ func (r *Replayer) RunWith(o RunOptions, use func(*Timeline) error) error {
 
 // complete replays every request into t's points and sums up the run.
 func (r *Replayer) complete(o RunOptions, t *Timeline) error {
-	if err := r.runUntil(o, len(r.reqs)-1, t.Requests); err != nil {
-		return err
+	// Each point is finished as soon as it is replayed, while it is in
+	// the cache: a pass of its own over a long session's points was a
+	// tenth of a τ drag's step.
+	var finish func(k int)
+	if o.Unsplit || o.Calibration != nil {
+		finish = func(k int) {
+			pt := &t.Requests[k]
+			if o.Unsplit {
+				pt.Cats = [numCats]int32{}
+			}
+			if o.Calibration != nil {
+				pt.scale(o.Calibration[k], !o.Unsplit)
+			}
+		}
 	}
-	for k := range t.Requests {
-		pt := &t.Requests[k]
-		if o.Unsplit {
-			pt.Cats = [numCats]int32{}
-		}
-		if o.Calibration != nil {
-			pt.scale(o.Calibration[k], !o.Unsplit)
-		}
+	if err := r.runUntil(o, len(r.reqs)-1, t.Requests, finish); err != nil {
+		return err
 	}
 	t.Cost = r.summarize(t, o)
 	t.Assumptions = assumptions(o, r.Mode)
@@ -120,12 +126,13 @@ func (r *Replayer) normalize(o RunOptions) (RunOptions, error) {
 }
 
 // runUntil replays requests 0..last into pts (which holds at least
-// last+1 points), leaving each context's policy state as of its last
-// replayed request. Contexts share no policy state (a request reads and
+// last+1 points), calling seen, when it is not nil, after each (from the
+// goroutine that replays the request's context), and leaves each
+// context's policy state as of its last replayed request. Contexts share no policy state (a request reads and
 // changes only its own context's), so they replay side by side, one
 // goroutine per core: a long session that its agent compacted, or that
 // branched, replays in a fraction of the time.
-func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
+func (r *Replayer) runUntil(o RunOptions, last int, pts []Point, seen func(k int)) error {
 	step, err := r.stepOf(o.Policy)
 	if err != nil {
 		return err
@@ -133,7 +140,7 @@ func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
 	workers := min(runtime.GOMAXPROCS(0), len(r.ctxs))
 	if workers <= 1 {
 		for _, c := range r.ctxs {
-			r.replayContext(c, step, o, last, pts, nil)
+			r.replayContext(c, step, o, last, pts, seen)
 		}
 		return nil
 	}
@@ -142,7 +149,7 @@ func (r *Replayer) runUntil(o RunOptions, last int, pts []Point) error {
 	for range workers {
 		wg.Go(func() {
 			for i := next.Add(1) - 1; i < int64(len(r.ctxs)); i = next.Add(1) - 1 {
-				r.replayContext(r.ctxs[i], step, o, last, pts, nil)
+				r.replayContext(r.ctxs[i], step, o, last, pts, seen)
 			}
 		})
 	}

@@ -43,6 +43,7 @@ type replayCtx struct {
 	pi       *piPasser
 
 	segToEp []int              // episode of each pi-cwl unit
+	unitsAt []int32            // unitsAt[m] counts the episodes that start before message m
 	immuneP []int64            // prefix sums of what pi-cwl never evicts beyond user turns: prologue and gaps
 	calls   map[string][]int32 // calls by look-back key (see lookKey), built on first use
 
@@ -132,10 +133,25 @@ func (r *Replayer) prepareContext(c *session.Context, l *tokens.Ledger, o Prepar
 		return nil, err
 	}
 	rc.graph = g
+	rc.unitsAt = startsBefore(rc.eps.List, len(c.Messages))
 	rc.segToEp = segEpisodes(rc.segs, rc.eps.List)
 	rc.immuneP = immunePrefix(p, rc.segs)
 	rc.newPolicyState(nil)
 	return rc, nil
+}
+
+// startsBefore counts, for each message m of n, the episodes of eps (in
+// order of their start) that start before m.
+func startsBefore(eps []Episode, n int) []int32 {
+	out := make([]int32, n+1)
+	u := 0
+	for m := range out {
+		for u < len(eps) && eps[u].Start < m {
+			u++
+		}
+		out[m] = int32(u)
+	}
+	return out
 }
 
 func closeIndex(at int) int {

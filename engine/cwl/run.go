@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -220,7 +219,7 @@ func (c *replayCtx) resetRun() {
 	c.paper.reset()
 	c.paper.w.logging = false
 	c.pi.resetRun()
-	c.lastN = 0
+	c.lastN, c.lastAfter = 0, 0
 	c.cut = 0
 	c.compactAt = 0
 	c.summaries = 0
@@ -292,9 +291,11 @@ func (c *replayCtx) lateDependencies(from, to int) []LateDependency {
 	return late
 }
 
-// unitsBefore counts the episodes that start before message m.
+// unitsBefore counts the episodes that start before message m. No
+// episode starts past the context's last message, so the count past the
+// end is the count at the end.
 func (c *replayCtx) unitsBefore(m int) int {
-	return sort.Search(len(c.eps.List), func(i int) bool { return c.eps.List[i].Start >= m })
+	return int(c.unitsAt[min(m, len(c.unitsAt)-1)])
 }
 
 // unreachable measures by how much the paper policy stays over budget

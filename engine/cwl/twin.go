@@ -17,12 +17,13 @@ func (r *Replayer) Twin() *Replayer {
 }
 
 // twin returns a context sharing c's prepared data, with policy state of
-// its own.
+// its own. It copies c whole, so that what a preparation makes is shared
+// without being listed here; the per-run fields copied with it are reset
+// at the start of every run (resetRun).
 func (c *replayCtx) twin() *replayCtx {
-	t := &replayCtx{requests: c.requests, plan: c.plan, eps: c.eps, graph: c.graph, segs: c.segs, close: c.close, loose: c.loose,
-		segToEp: c.segToEp, immuneP: c.immuneP, calls: c.calls}
+	t := *c
 	t.newPolicyState(c.pi)
-	return t
+	return &t
 }
 
 // newPolicyState gives c the state that runs write: the paper policy's,

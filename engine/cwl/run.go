@@ -82,8 +82,9 @@ func (r *Replayer) RunWith(o RunOptions, use func(*Timeline) error) error {
 // complete replays every request into t's points and sums up the run.
 func (r *Replayer) complete(o RunOptions, t *Timeline) error {
 	// Each point is finished as soon as it is replayed, while it is in
-	// the cache: a pass of its own over a long session's points was a
-	// tenth of a τ drag's step.
+	// the cache, and by the goroutine that replayed it: a pass of its own
+	// over a long session's points afterwards made a τ drag's step 12–22%
+	// longer on one core (BenchmarkStepPaperScale, docs/bench/debugger.md).
 	var finish func(k int)
 	if o.Unsplit || o.Calibration != nil {
 		finish = func(k int) {

@@ -195,7 +195,7 @@ func (r *paperRun) stripClass(e *Episode, a, b ToolClass) {
 	if e.End < e.Start {
 		return
 	}
-	for _, k := range p.strippable[p.mStrip[e.Start]:p.mStrip[e.End+1]] {
+	for _, k := range p.calls[p.mCall[e.Start]:p.mCall[e.End+1]] {
 		if !w.keep[k] || (p.bClass[k] != a && p.bClass[k] != b) || w.gone[p.bMsg[k]] {
 			continue
 		}
@@ -225,8 +225,8 @@ func (r *paperRun) removeAll(e *Episode) {
 			}
 			continue
 		}
-		for k := p.mFirst[i]; k < p.mFirst[i+1] && !w.gone[i]; k++ {
-			if w.keep[k] && p.bType[k] == session.BlockToolCall {
+		for _, k := range p.calls[p.mCall[i]:p.mCall[i+1]] {
+			if w.keep[k] {
 				w.dropGroupResults(p.bGroup[k])
 			}
 		}

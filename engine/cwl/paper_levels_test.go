@@ -42,15 +42,7 @@ func TestEachLevelStripsItsClasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := -1
-	for i, e := range eps.List {
-		if e.Name == "e1" {
-			u = i
-		}
-	}
-	if u < 0 {
-		t.Fatalf("no episode e1 in %+v", eps.List)
-	}
+	u := episodeNamed(t, eps, "e1")
 	run := newPaperRun(p, eps, graph)
 	run.w.grow(len(msgs))
 
@@ -120,4 +112,73 @@ func TestEachLevelStripsItsClasses(t *testing.T) {
 	if !trace {
 		t.Error("the end delimiter's description left with the episode")
 	}
+}
+
+// TestFullEvictionTakesResultsPastTheEpisode ends an act episode with an
+// edit called beside the end delimiter, so that the edit's result comes
+// after the delimiter's, past the episode's last message: level 3 leaves
+// the edit (durable) and level 4 must take its result too, wherever it is.
+// (An expl episode keeps that message for its description, and drops its
+// other calls with their results another way.)
+func TestFullEvictionTakesResultsPastTheEpisode(t *testing.T) {
+	g := &historyGen{rng: rand.New(rand.NewPCG(3, 4))}
+	g.user()
+	g.delimiter(`{"action":"start","name":"e1","type":"expl"}`)
+	g.fixedTool("read", "a.go", 20)
+	g.delimiter(`{"action":"end","description":"read a.go"}`)
+	if !g.delimiter(`{"action":"start","name":"a1","type":"act","dependencies":["e1"]}`) {
+		t.Fatal("the delimiter refused to start a1")
+	}
+	g.fixedTool("grep", "a.go", 20)
+	end := `{"action":"end"}`
+	g.assistant(
+		session.Block{Type: session.BlockToolCall, ToolCallID: "edit1", ToolName: "edit", Arguments: json.RawMessage(`{"path":"a.go"}`)},
+		session.Block{Type: session.BlockToolCall, ToolCallID: "end1", ToolName: "delimiter", Arguments: json.RawMessage(end)})
+	a := g.state.Execute(json.RawMessage(end))
+	if a.Event == nil {
+		t.Fatalf("the delimiter refused to end a1: %s", a.Text)
+	}
+	details, _ := json.Marshal(map[string]any{"chunkEvent": a.Event})
+	g.state.Record(*a.Event)
+	g.result("end1", "delimiter", a.Text, details)
+	g.result("edit1", "edit", "edited a.go", nil)
+	g.user()
+	msgs := g.msgs
+
+	p := NewPlan(msgs, nil, estimateLedger(), nil)
+	eps := DeclaredEpisodes(p)
+	graph, err := BuildGraph(eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := episodeNamed(t, eps, "a1")
+	editResult := len(msgs) - 2
+	if eps.List[u].End >= editResult {
+		t.Fatalf("the edit's result (message %d) is inside a1, which ends at %d", editResult, eps.List[u].End)
+	}
+	run := newPaperRun(p, eps, graph)
+	run.w.grow(len(msgs))
+	resultKept := func() bool { return !run.w.gone[editResult] && run.w.keep[p.mFirst[editResult]] }
+	for _, lv := range []int{LevelReasoning, LevelBulk, LevelIntermediate} {
+		run.apply(u, lv)
+		if !resultKept() {
+			t.Fatalf("level %d took the result of a durable edit", lv)
+		}
+	}
+	run.apply(u, LevelFull)
+	if resultKept() {
+		t.Error("level 4 left the result of the episode's edit, past its end")
+	}
+}
+
+// episodeNamed returns the index of the episode called name.
+func episodeNamed(t *testing.T, eps *Episodes, name string) int {
+	t.Helper()
+	for i, e := range eps.List {
+		if e.Name == name {
+			return i
+		}
+	}
+	t.Fatalf("no episode %s in %+v", name, eps.List)
+	return -1
 }

@@ -62,12 +62,11 @@ type Plan struct {
 	groupResults [][]int32   // result blocks of each id group, ascending
 	groupClass   []ToolClass // class of the call of each id group, as far as seen
 
-	// strippable lists the tool calls that eviction levels 2 and 3 strip
-	// one by one (search, read and shell calls), ascending; mStrip[i] is
-	// the index in it of the first at or after message i. A level walks
-	// an episode's strippable calls, not every block of its messages.
-	strippable []int32
-	mStrip     []int32
+	// calls lists the tool calls of assistant messages, ascending; mCall[i]
+	// is the index in it of the first at or after message i. Eviction
+	// walks an episode's calls, not every block of its messages.
+	calls []int32
+	mCall []int32
 
 	// Segments are the declared episodes over the whole context.
 	Segments []Segment
@@ -94,7 +93,7 @@ func NewPlan(msgs []*session.Message, entries []*session.Entry, l *tokens.Ledger
 	p.sysP = make([]int64, n+1)
 	p.pProt = make([]float64, (n+1)*numCats)
 	p.mFirst = make([]int32, n+1)
-	p.mStrip = make([]int32, n+1)
+	p.mCall = make([]int32, n+1)
 	p.mKind = make([]uint8, n)
 	p.mTok = make([]int32, n)
 	p.prefix = make([]int64, n+1)
@@ -103,7 +102,7 @@ func NewPlan(msgs []*session.Message, entries []*session.Entry, l *tokens.Ledger
 		p.addMessage(i, m, l, tools, groups)
 	}
 	p.mFirst[n] = int32(len(p.bMsg))
-	p.mStrip[n] = int32(len(p.strippable))
+	p.mCall[n] = int32(len(p.calls))
 	p.groupResults = make([][]int32, len(groups))
 	for b, g := range p.bGroup {
 		if g >= 0 && p.bType[b] == session.BlockToolResult {
@@ -118,7 +117,7 @@ func NewPlan(msgs []*session.Message, entries []*session.Entry, l *tokens.Ledger
 // prefix sum.
 func (p *Plan) addMessage(i int, m *session.Message, l *tokens.Ledger, tools *Classifier, groups map[string]int32) {
 	p.mFirst[i] = int32(len(p.bMsg))
-	p.mStrip[i] = int32(len(p.strippable))
+	p.mCall[i] = int32(len(p.calls))
 	p.mKind[i] = kindOf(m)
 	units := l.Units(m)
 	for k := range m.Blocks {
@@ -169,9 +168,7 @@ func (p *Plan) addBlock(i int, b *session.Block, units int, tools *Classifier, g
 		g = p.group(groups, b.ToolCallID)
 		pi, cl, name, path = piSet(b.ToolName), tools.Class(b.ToolName), b.ToolName, pathArg(b.Arguments)
 		p.groupClass[g] = cl
-		if strippable(cl) {
-			p.strippable = append(p.strippable, int32(len(p.bMsg)-1))
-		}
+		p.calls = append(p.calls, int32(len(p.bMsg)-1))
 	case b.Type == session.BlockToolResult:
 		g = p.group(groups, b.ToolCallID)
 		p.bCat[len(p.bCat)-1] = outputCategory(p.groupClass[g])
@@ -181,12 +178,6 @@ func (p *Plan) addBlock(i int, b *session.Block, units int, tools *Classifier, g
 	p.bClass = append(p.bClass, cl)
 	p.bName = append(p.bName, name)
 	p.bPath = append(p.bPath, path)
-}
-
-// strippable reports whether an eviction level strips calls of class c
-// one by one, before their episode leaves whole.
-func strippable(c ToolClass) bool {
-	return c == ClassSearch || c == ClassRead || c == ClassShell
 }
 
 // group returns the id group of a tool-call id, starting a new one for an

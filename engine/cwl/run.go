@@ -128,10 +128,11 @@ func (r *Replayer) normalize(o RunOptions) (RunOptions, error) {
 // runUntil replays requests 0..last into pts (which holds at least
 // last+1 points), calling seen, when it is not nil, after each (from the
 // goroutine that replays the request's context), and leaves each
-// context's policy state as of its last replayed request. Contexts share no policy state (a request reads and
-// changes only its own context's), so they replay side by side, one
-// goroutine per core: a long session that its agent compacted, or that
-// branched, replays in a fraction of the time.
+// context's policy state as of its last replayed request. Contexts share
+// no policy state (a request reads and changes only its own context's),
+// so they replay side by side, one goroutine per core: a long session
+// that its agent compacted, or that branched, replays in a fraction of
+// the time.
 func (r *Replayer) runUntil(o RunOptions, last int, pts []Point, seen func(k int)) error {
 	step, err := r.stepOf(o.Policy)
 	if err != nil {

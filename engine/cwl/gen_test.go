@@ -90,10 +90,14 @@ func (g *historyGen) work(n int) {
 }
 
 // delimiter issues a delimiter call and records the reference's answer.
-func (g *historyGen) delimiter(args string) bool {
+func (g *historyGen) delimiter(args string) bool { return g.delimiterBeside(args) }
+
+// delimiterBeside is delimiter with other blocks (calls whose results the
+// caller adds after the delimiter's) before the call, in its message.
+func (g *historyGen) delimiterBeside(args string, beside ...session.Block) bool {
 	g.call++
 	id := fmt.Sprintf("c%d", g.call)
-	g.assistant(session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: "delimiter", Arguments: json.RawMessage(args)})
+	g.assistant(append(beside, session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: "delimiter", Arguments: json.RawMessage(args)})...)
 	a := g.state.Execute(json.RawMessage(args))
 	var details json.RawMessage = json.RawMessage(`{}`)
 	if a.Event != nil {

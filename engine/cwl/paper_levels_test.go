@@ -36,15 +36,8 @@ func TestEachLevelStripsItsClasses(t *testing.T) {
 	g.user()
 	msgs := g.msgs
 
-	p := NewPlan(msgs, nil, estimateLedger(), nil)
-	eps := DeclaredEpisodes(p)
-	graph, err := BuildGraph(eps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, eps, run := paperRunOver(t, msgs)
 	u := episodeNamed(t, eps, "e1")
-	run := newPaperRun(p, eps, graph)
-	run.w.grow(len(msgs))
 
 	// kept names what is left of e1's calls, thinking and results, in
 	// order: "thinking", "text" for the assistant's text, a tool's name
@@ -130,34 +123,20 @@ func TestFullEvictionTakesResultsPastTheEpisode(t *testing.T) {
 		t.Fatal("the delimiter refused to start a1")
 	}
 	g.fixedTool("grep", "a.go", 20)
-	end := `{"action":"end"}`
-	g.assistant(
-		session.Block{Type: session.BlockToolCall, ToolCallID: "edit1", ToolName: "edit", Arguments: json.RawMessage(`{"path":"a.go"}`)},
-		session.Block{Type: session.BlockToolCall, ToolCallID: "end1", ToolName: "delimiter", Arguments: json.RawMessage(end)})
-	a := g.state.Execute(json.RawMessage(end))
-	if a.Event == nil {
-		t.Fatalf("the delimiter refused to end a1: %s", a.Text)
+	edit := session.Block{Type: session.BlockToolCall, ToolCallID: "edit1", ToolName: "edit", Arguments: json.RawMessage(`{"path":"a.go"}`)}
+	if !g.delimiterBeside(`{"action":"end"}`, edit) {
+		t.Fatal("the delimiter refused to end a1")
 	}
-	details, _ := json.Marshal(map[string]any{"chunkEvent": a.Event})
-	g.state.Record(*a.Event)
-	g.result("end1", "delimiter", a.Text, details)
 	g.result("edit1", "edit", "edited a.go", nil)
 	g.user()
 	msgs := g.msgs
 
-	p := NewPlan(msgs, nil, estimateLedger(), nil)
-	eps := DeclaredEpisodes(p)
-	graph, err := BuildGraph(eps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, eps, run := paperRunOver(t, msgs)
 	u := episodeNamed(t, eps, "a1")
 	editResult := len(msgs) - 2
 	if eps.List[u].End >= editResult {
 		t.Fatalf("the edit's result (message %d) is inside a1, which ends at %d", editResult, eps.List[u].End)
 	}
-	run := newPaperRun(p, eps, graph)
-	run.w.grow(len(msgs))
 	resultKept := func() bool { return !run.w.gone[editResult] && run.w.keep[p.mFirst[editResult]] }
 	for _, lv := range []int{LevelReasoning, LevelBulk, LevelIntermediate} {
 		run.apply(u, lv)
@@ -169,6 +148,22 @@ func TestFullEvictionTakesResultsPastTheEpisode(t *testing.T) {
 	if resultKept() {
 		t.Error("level 4 left the result of the episode's edit, past its end")
 	}
+}
+
+// paperRunOver prepares the paper policy over msgs with their declared
+// episodes, the whole of msgs in context, so that a test can apply levels
+// to an episode by hand.
+func paperRunOver(t *testing.T, msgs []*session.Message) (*Plan, *Episodes, *paperRun) {
+	t.Helper()
+	p := NewPlan(msgs, nil, estimateLedger(), nil)
+	eps := DeclaredEpisodes(p)
+	graph, err := BuildGraph(eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := newPaperRun(p, eps, graph)
+	run.w.grow(len(msgs))
+	return p, eps, run
 }
 
 // episodeNamed returns the index of the episode called name.

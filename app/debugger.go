@@ -183,7 +183,7 @@ func (d *Debugger) resolved(ctx context.Context, key string, p debug.Params) (*p
 	auto := p.Episodes == ""
 	if auto {
 		p.Episodes = string(cwl.Declared)
-		if o, err := d.app.sessions.get(key); err == nil && !debug.DeclaresEpisodes(o.s, p.Thread) {
+		if o, err := d.app.sessions.get(key); err == nil && !o.declaresEpisodes(p.Thread) {
 			p.Episodes = string(cwl.Inferred) // no need to prepare the declared replay to find it has none
 		}
 	}

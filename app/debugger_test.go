@@ -317,3 +317,39 @@ func TestDefaultsShareTheirReplay(t *testing.T) {
 		t.Fatalf("the resolved counter's replay is another (%p, held %v) than the defaults' (%p)", got, ok, asked)
 	}
 }
+
+// TestEpisodeModeIsResolvedOncePerThread checks the session's memo of
+// which threads may declare episodes against the walk it saves, for a
+// session that declares them (the demo) and one that does not, threads
+// out of range included.
+func TestEpisodeModeIsResolvedOncePerThread(t *testing.T) {
+	a := newApp(t, Options{})
+	for _, path := range []string{claudeSession, "demo/demo-fix-pagination.jsonl"} {
+		info, err := a.sessions.OpenPath(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := a.sessions.get(info.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		declaring := 0
+		for i := -1; i <= len(o.s.Threads); i++ {
+			want := debug.DeclaresEpisodes(o.s, i)
+			for range 2 {
+				if got := o.declaresEpisodes(i); got != want {
+					t.Errorf("%s thread %d: declaresEpisodes %v, the walk says %v", path, i, got, want)
+				}
+			}
+			if want && i >= 0 && i < len(o.s.Threads) {
+				declaring++
+			}
+		}
+		if len(o.declared) != len(o.s.Threads)+2 {
+			t.Errorf("%s: %d threads remembered, want %d", path, len(o.declared), len(o.s.Threads)+2)
+		}
+		if wantSome := path != claudeSession; (declaring > 0) != wantSome {
+			t.Errorf("%s: %d of %d threads declare episodes", path, declaring, len(o.s.Threads))
+		}
+	}
+}

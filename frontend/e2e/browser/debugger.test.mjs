@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, screenshot, startServe } from '../lib.mjs';
-import { claudeSession, openPath, step, waitContext, waitStep } from '../debugger-helpers.mjs';
+import { claudeSession, openPath, scrubTimeline, step, waitContext, waitStep } from '../debugger-helpers.mjs';
 
 let server, browser, page;
 const errors = [];
@@ -57,6 +57,26 @@ test('keyboard steps through requests and evictions', async () => {
   await page.waitForSelector('[data-testid=help]');
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid=help]', { state: 'detached' });
+});
+
+test('stepping and scrubbing move the cursor and redraw nothing', async () => {
+  // A chart just built (here by a reload) must not redraw at the first
+  // step: it used to, the drawing having read the step (at paper scale a
+  // frame of 50–100 ms at the start of a scrub).
+  const draws = () => page.evaluate(() => window.__ctxscopePerf?.draws ?? 0);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('[data-testid=timeline]')?.dataset.budget === '8000');
+  await page.waitForFunction(() => (window.__ctxscopePerf?.draws ?? 0) > 0);
+  await page.waitForTimeout(500);
+  const drawn = await draws();
+  await page.keyboard.press('g');
+  await waitStep(page, 1);
+  await page.keyboard.press('j');
+  await waitStep(page, 2);
+  await scrubTimeline(page, true, 20);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=timeline]')?.getAttribute('aria-valuenow')) > 45);
+  await page.waitForTimeout(300);
+  assert.equal(await draws(), drawn, 'redraws of the timeline while stepping and scrubbing');
 });
 
 test('the context at an eviction shows the evicted tool output with its level', async () => {

@@ -7,6 +7,8 @@ interface PerfLog {
   tau: number[];
   // replyMs is, for each replay, the time from its call to its reply.
   replyMs: number[];
+  // draws counts the timeline's redraws of its data.
+  draws: number;
 }
 
 declare global {
@@ -16,8 +18,8 @@ declare global {
 }
 
 function log(): PerfLog {
-  if (typeof window === 'undefined') return { firstDraw: [], tau: [], replyMs: [] };
-  window.__ctxscopePerf ??= { firstDraw: [], tau: [], replyMs: [] };
+  if (typeof window === 'undefined') return { firstDraw: [], tau: [], replyMs: [], draws: 0 };
+  window.__ctxscopePerf ??= { firstDraw: [], tau: [], replyMs: [], draws: 0 };
   return window.__ctxscopePerf;
 }
 
@@ -26,6 +28,10 @@ export const perf = {
   // performance.now() (milliseconds since navigation).
   firstDraw(requests: number) {
     log().firstDraw.push({ at: performance.now(), requests });
+  },
+  // drawn records a redraw of the timeline's data.
+  drawn() {
+    log().draws++;
   },
   // replied records how long a replay call took to answer.
   replied(ms: number) {

@@ -101,28 +101,33 @@ func (r *paperRun) request(n, budget int, onStep func(ep, level, freed int)) {
 // eligible expl episode or unannotated run, or -1. Eligible: closed, not
 // fully evicted, and for an expl episode no dependent act left in
 // context; unannotated content waits until every act episode after it is
-// fully evicted.
+// fully evicted. The acts are looked for among the acts alone: once they
+// are evicted, a scan of every episode for one went over all the expl
+// episodes left, at every eviction.
 func (r *paperRun) candidate(n int) int {
-	other := -1
-	for u := r.alive.find(0); u < len(r.eps) && r.eps[u].Start < n; u = r.alive.find(u + 1) {
-		e := &r.eps[u]
-		if e.ClosedAt < 0 || e.ClosedAt >= n {
-			continue
+	for i := r.aliveActs.find(0); i < len(r.acts); i = r.aliveActs.find(i + 1) {
+		e := &r.eps[r.acts[i]]
+		if e.Start >= n {
+			break
 		}
-		switch e.Kind {
-		case KindAct:
-			return u
-		case KindExpl:
-			if other < 0 && r.heldBy(u, n) < 0 {
-				other = u
-			}
-		default:
-			if other < 0 && r.actAfter(e.Start, n) < 0 {
-				other = u
-			}
+		if e.ClosedAt >= 0 && e.ClosedAt < n {
+			return int(r.acts[i])
 		}
 	}
-	return other
+	for u := r.alive.find(0); u < len(r.eps) && r.eps[u].Start < n; u = r.alive.find(u + 1) {
+		e := &r.eps[u]
+		if e.Kind == KindAct || e.ClosedAt < 0 || e.ClosedAt >= n {
+			continue
+		}
+		if e.Kind == KindExpl {
+			if r.heldBy(u, n) < 0 {
+				return u
+			}
+		} else if r.actAfter(e.Start, n) < 0 {
+			return u
+		}
+	}
+	return -1
 }
 
 // setLevel records episode u's new level; a fully evicted episode leaves

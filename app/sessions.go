@@ -364,9 +364,9 @@ func newOpenSession(info SessionInfo, revision int, sess *session.Session) *open
 
 // declaresEpisodes reports whether thread i may declare episodes
 // ([debug.DeclaresEpisodes]), worked out once per thread. Every replay
-// whose episode mode is left to Go asks, at each step of a τ drag, and
-// the answer for a thread that declares none reads every tool result of
-// the thread: at paper scale a sixth of a step's CPU time.
+// whose episode mode is left to Go asks, and the answer for a thread that
+// declares none reads every tool result of the thread: at paper scale a
+// sixth of the CPU time of a step asked that way.
 func (o *openSession) declaresEpisodes(i int) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()

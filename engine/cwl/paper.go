@@ -101,9 +101,9 @@ func (r *paperRun) request(n, budget int, onStep func(ep, level, freed int)) {
 // eligible expl episode or unannotated run, or -1. Eligible: closed, not
 // fully evicted, and for an expl episode no dependent act left in
 // context; unannotated content waits until every act episode after it is
-// fully evicted. The acts are looked for among the acts alone: once they
-// are evicted, a scan of every episode for one went over all the expl
-// episodes left, at every eviction.
+// fully evicted. Acts are looked for in their own list first: a scan of
+// every episode for one passes over every expl episode left whenever no
+// act is eligible, and that is at every eviction once the acts are gone.
 func (r *paperRun) candidate(n int) int {
 	for i := r.aliveActs.find(0); i < len(r.acts); i = r.aliveActs.find(i + 1) {
 		e := &r.eps[r.acts[i]]

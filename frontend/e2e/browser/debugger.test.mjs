@@ -62,7 +62,7 @@ test('keyboard steps through requests and evictions', async () => {
 test('stepping and scrubbing move the cursor and redraw nothing', async () => {
   // A chart just built (here by a reload) must not redraw at the first
   // step: it used to, the drawing having read the step (at paper scale a
-  // frame of 50–100 ms at the start of a scrub).
+  // frame of about 50 ms at the start of a scrub).
   const draws = () => page.evaluate(() => window.__ctxscopePerf?.draws ?? 0);
   await page.reload();
   await page.waitForFunction(() => document.querySelector('[data-testid=timeline]')?.dataset.budget === '8000');

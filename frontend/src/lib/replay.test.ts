@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { budgetRange, clampBudget, columnPeaks, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, mergeStep, sampleRequests, stackColumns, stackOrder, yTop } from './replay';
+import { budgetRange, clampBudget, columnPeaks, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, markRuns, mergeStep, sampleRequests, stackColumns, stackOrder, yTop } from './replay';
 import type { ReplayStep, ReplayTimeline } from './types/debugger';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
@@ -141,6 +141,16 @@ describe('dots of the reported line', () => {
     expect(dotsToDraw(0, 99, 600, [3, 50])).toBeNull();
     expect(dotsToDraw(0, 99, 599, [3, 50])).toEqual([3, 50]);
     expect(dotsToDraw(10, 13067, 1300, [3, 50, 13000, 13067])).toEqual([50, 13000, 13067]);
+  });
+});
+
+describe('markRuns', () => {
+  it('joins marks at most gap pixels apart into runs, in order', () => {
+    expect(markRuns([], 2)).toEqual([]);
+    expect(markRuns([7], 2)).toEqual([[7, 7]]);
+    expect(markRuns([3, 4, 6, 9, 10, 20], 2)).toEqual([[3, 6], [9, 10], [20, 20]]);
+    expect(markRuns([3, 4, 6, 9, 10, 20], 3)).toEqual([[3, 10], [20, 20]]);
+    expect(markRuns([0, 1, 2, 3], 0.5)).toEqual([[0, 0], [1, 1], [2, 2], [3, 3]]);
   });
 });
 

@@ -163,6 +163,21 @@ export function dotsToDraw(idx0: number, idx1: number, px: number, isolated: num
   return isolated.filter((i) => i >= idx0 && i <= idx1);
 }
 
+// markRuns groups the x positions of marks (ascending, in whole device
+// pixels) into runs whose neighbours are at most gap pixels apart, as
+// [first, last] pairs. Marks wider than the gap, drawn along a run,
+// overlap into one shape, which is drawn once instead of once per mark:
+// at paper scale a level's marks fill hundreds of neighbouring pixels.
+export function markRuns(xs: ArrayLike<number>, gap: number): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let i = 0; i < xs.length; i++) {
+    const last = runs[runs.length - 1];
+    if (last && xs[i] - last[1] <= gap) last[1] = xs[i];
+    else runs.push([xs[i], xs[i]]);
+  }
+  return runs;
+}
+
 // forColumns divides requests lo..hi (0-based, inclusive) among the px
 // pixel columns of a chart and calls each with the first and last
 // request of each column. With at most perPixel requests per column it

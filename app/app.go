@@ -160,6 +160,10 @@ func (a *App) Bindings() []any {
 	return []any{a.sessions, a.ui, a.debugger, a.live, a.memory, a.annotate}
 }
 
+// Logf writes a line to the app's log, for its host (serve mode) to
+// record what it tells no client.
+func (a *App) Logf(format string, args ...any) { a.logf(format, args...) }
+
 func (a *App) logf(format string, args ...any) {
 	fmt.Fprintf(a.log, "ctxscope: "+format+"\n", args...)
 }

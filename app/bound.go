@@ -53,15 +53,24 @@ func (e *ArgumentError) Error() string { return e.Method + ": " + e.Problem }
 // Invoke calls a bound method by name with JSON-encoded arguments, as the
 // desktop window's bindings do, and returns its result. It is how serve
 // mode reaches the services: only the methods of [BoundMethods] answer.
-// Methods that can run long (a replay, a sweep, a timeline) run under ctx:
-// when ctx ends (the browser closed the request) their work stops and
-// they return its error.
+// A call must come from a principal (WithPrincipal) whose role the access
+// table allows the method, or it is refused with ErrForbidden. Methods
+// that can run long (a replay, a sweep, a timeline) run under ctx: when
+// ctx ends (the browser closed the request) their work stops and they
+// return its error.
 func (a *App) Invoke(ctx context.Context, service, method string, args []json.RawMessage) (any, error) {
-	fn, ok := a.dispatch()[service+"."+method]
-	if !ok {
-		return nil, fmt.Errorf("%w %s.%s", ErrNoMethod, service, method)
-	}
 	name := service + "." + method
+	fn, ok := a.dispatch()[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %s", ErrNoMethod, name)
+	}
+	p, ok := principalOf(ctx)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: the call names no principal", ErrForbidden, name)
+	}
+	if err := authorize(p, name, args); err != nil {
+		return nil, err
+	}
 	t := fn.Type()
 	in := make([]reflect.Value, 0, t.NumIn())
 	if t.NumIn() > 0 && t.In(0) == contextType {
@@ -120,8 +129,8 @@ func (a *App) dispatch() map[string]reflect.Value {
 // stop when their context ends (the bound method itself, what the desktop
 // window calls, runs the same variant under a context that only a newer
 // call of the same method cancels), and those of the annotation queue
-// make their marks under the signed-in user of a shared server
-// (WithUser).
+// make their marks under the call's principal (WithPrincipal), whose role
+// UI.Environment reports.
 func (a *App) contextVariants() map[string]any {
 	return map[string]any{
 		"Annotations.Annotator":    a.annotate.annotator,
@@ -133,6 +142,7 @@ func (a *App) contextVariants() map[string]any {
 		"Annotations.Task":         a.annotate.taskOf,
 		"Annotations.Mark":         a.annotate.mark,
 		"Sessions.Timeline":        a.sessions.timeline,
+		"UI.Environment":           a.ui.environment,
 		"Debugger.Replay":          a.debugger.replayTimeline,
 		"Debugger.ReplayStep":      a.debugger.replayStep,
 		"Debugger.Context":         a.debugger.context,

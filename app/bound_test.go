@@ -78,19 +78,23 @@ func TestContextVariantsMatchTheirMethods(t *testing.T) {
 
 func TestInvokeCallsOnlyBoundMethods(t *testing.T) {
 	a := newApp(t, Options{})
-	if _, err := a.Invoke(context.Background(), "Sessions", "List", nil); err != nil {
+	if _, err := a.Invoke(context.Background(), "Sessions", "List", nil); !errors.Is(err, ErrForbidden) {
+		t.Fatalf("List without a principal: %v, want ErrForbidden", err)
+	}
+	ctx := WithPrincipal(context.Background(), Principal{Name: "op", Role: RoleOperator})
+	if _, err := a.Invoke(ctx, "Sessions", "List", nil); err != nil {
 		t.Fatalf("List: %v", err)
 	}
 	for _, name := range [][2]string{{"Sessions", "Upload"}, {"App", "Close"}, {"Sessions", "openPath"}, {"Memory", "Nope"}} {
-		if _, err := a.Invoke(context.Background(), name[0], name[1], nil); !errors.Is(err, ErrNoMethod) {
+		if _, err := a.Invoke(ctx, name[0], name[1], nil); !errors.Is(err, ErrNoMethod) {
 			t.Errorf("%s.%s: %v, want ErrNoMethod", name[0], name[1], err)
 		}
 	}
 	var argErr *ArgumentError
-	if _, err := a.Invoke(context.Background(), "Sessions", "Open", nil); !errors.As(err, &argErr) {
+	if _, err := a.Invoke(ctx, "Sessions", "Open", nil); !errors.As(err, &argErr) {
 		t.Errorf("Open without its argument: %v", err)
 	}
-	if _, err := a.Invoke(context.Background(), "Sessions", "Open", []json.RawMessage{json.RawMessage(`{"not":"a string"}`)}); !errors.As(err, &argErr) {
+	if _, err := a.Invoke(ctx, "Sessions", "Open", []json.RawMessage{json.RawMessage(`{"not":"a string"}`)}); !errors.As(err, &argErr) {
 		t.Errorf("Open with an object: %v", err)
 	}
 }

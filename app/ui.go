@@ -1,5 +1,7 @@
 package app
 
+import "context"
+
 // UI is the bound service for facts about the host, the first-run guide,
 // and the frontend's own progress reports.
 type UI struct {
@@ -18,6 +20,13 @@ type Environment struct {
 	// Guide is true when the first-run guide should show: the workspace
 	// has not seen it and the app was not started with --no-guide.
 	Guide bool `json:"guide"`
+	// Role is the caller's role in serve mode ("member" or "operator"),
+	// "operator" in the desktop window: the page hides what the role may
+	// not do (the server refuses it anyway).
+	Role Role `json:"role"`
+	// User is the name the caller's marks are made under in serve mode,
+	// "" in the desktop window.
+	User string `json:"user"`
 }
 
 // guideSetting is the workspace setting that records that the first-run
@@ -26,9 +35,17 @@ const guideSetting = "ui.guideSeen"
 
 // Environment reports what the host offers.
 func (u *UI) Environment() Environment {
+	return u.environment(context.Background())
+}
+
+func (u *UI) environment(ctx context.Context) Environment {
 	u.app.called("UI.Environment")
 	desktop := u.app.platform.Desktop()
-	return Environment{Desktop: desktop, Dialogs: desktop, Upload: !desktop, Guide: !u.noGuide && !u.guideSeen()}
+	env := Environment{Desktop: desktop, Dialogs: desktop, Upload: !desktop, Guide: !u.noGuide && !u.guideSeen(), Role: RoleOperator}
+	if p, ok := principalOf(ctx); ok {
+		env.Role, env.User = p.Role, p.Name
+	}
+	return env
 }
 
 // guideSeen reports whether the workspace has seen the first-run guide;

@@ -13,7 +13,7 @@ import (
 
 var serveCommand = command{
 	name:    "serve",
-	args:    "[--addr 127.0.0.1:0] [--open] [--tls-cert FILE --tls-key FILE] [FILE]",
+	args:    "[--addr 127.0.0.1:0] [--open] [--annotator NAME] [--tls-cert FILE --tls-key FILE] [FILE]",
 	summary: "serve the app to a browser on loopback behind a per-launch token, or to a team over TLS with per-user tokens",
 	run:     runServe,
 }
@@ -22,6 +22,7 @@ func runServe(env *Env, args []string) error {
 	fs := newFlags("serve", env.Stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one); beyond loopback only with TLS and user tokens")
 	open := fs.Bool("open", false, "open the URL in the default browser")
+	annotator := fs.String("annotator", "", "the name the per-launch token's marks are made under (default: the desktop's annotator, else this account's name)")
 	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate (chain); its hosts are the names the server answers to")
 	keyFile := fs.String("tls-key", "", "the PEM private key of --tls-cert")
 	pos, err := parse(fs, args)
@@ -51,6 +52,11 @@ func runServe(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *annotator != "" {
+		if err := srv.UseAnnotator(*annotator); err != nil {
+			return err
+		}
+	}
 	if *certFile != "" {
 		if err := srv.UseTLS(*certFile, *keyFile); err != nil {
 			return err
@@ -62,13 +68,15 @@ func runServe(env *Env, args []string) error {
 	// The URL line is the readiness signal scripts and tests wait for.
 	fmt.Fprintf(env.Stdout, "ctxscope serving at %s\n", srv.URL())
 	if *open {
-		// The opener's command line is readable by every local user: it
-		// gets a one-time code, not the token.
-		u, err := srv.OneTimeURL()
+		// The opener's command line is readable by every local process:
+		// it gets the path of a private page that holds a one-time code,
+		// not the code and never the token.
+		page, remove, err := srv.OpenerPage()
 		if err != nil {
 			return err
 		}
-		openBrowser(u)
+		defer remove()
+		openBrowser(page)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

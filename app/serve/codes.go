@@ -2,8 +2,11 @@ package serve
 
 import (
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -57,4 +60,32 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"token": s.token})
+}
+
+// OpenerPage writes a page that forwards the browser to a fresh one-time
+// URL, and returns its path, for a browser opener to be handed instead of
+// the URL: a command line is readable by every local process
+// (/proc/PID/cmdline), and a one-time code on it was once exchanged by
+// another process 3 ms after launch. The page is a file of 0600 in a
+// directory of 0700 that only this account can read; it is removed once
+// the code has expired. remove deletes it at once.
+func (s *Server) OpenerPage() (path string, remove func(), err error) {
+	u, err := s.OneTimeURL()
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "ctxscope-open-")
+	if err != nil {
+		return "", nil, err
+	}
+	remove = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, "open.html")
+	page := `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
+		`<meta http-equiv="refresh" content="0;url=` + html.EscapeString(u) + `"><title>ctxscope</title>`
+	if err := os.WriteFile(path, []byte(page), 0o600); err != nil {
+		remove()
+		return "", nil, err
+	}
+	time.AfterFunc(codeLifetime, remove)
+	return path, remove, nil
 }

@@ -17,7 +17,7 @@ import (
 // separators JavaScript once took for line ends, control characters.
 func TestAnswersAreEncodedAsTheStandardLibraryWould(t *testing.T) {
 	s := start(t)
-	ctx := context.Background()
+	ctx := app.WithPrincipal(context.Background(), s.launch)
 	invoke := func(service, method string, args ...any) any {
 		t.Helper()
 		raw := make([]json.RawMessage, len(args))

@@ -62,7 +62,8 @@ func (b *broker) close() {
 }
 
 // handleEvents streams events as server-sent events until the client
-// leaves or the server stops.
+// leaves, the server stops, or the token the stream was opened with is
+// revoked (checked every s.recheck).
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -77,10 +78,16 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	flusher.Flush()
 	keepalive := time.NewTicker(20 * time.Second)
 	defer keepalive.Stop()
+	recheck := time.NewTicker(s.recheck)
+	defer recheck.Stop()
 	for {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-recheck.C:
+			if _, ok, err := s.principalOf(r); err == nil && !ok {
+				return
+			}
 		case msg, ok := <-c:
 			if !ok {
 				return

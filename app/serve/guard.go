@@ -37,30 +37,49 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 }
 
 // authorized refuses requests that do not carry, in its header, the
-// per-launch token or a user's token (ctxscope token create); a user's
-// calls run as that user (app.WithUser).
+// per-launch token or a user's token (ctxscope token create); a call runs
+// as its principal (app.WithPrincipal), which App.Invoke allows by role.
+// What an unauthenticated client is told says nothing about the server:
+// why a token could not be checked goes to the server's log only.
 func (s *Server) authorized(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		presented := r.Header.Get(tokenHeader)
-		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && presented == "" {
-			presented = strings.TrimSpace(bearer) // what OTLP exporters are usually given
-		}
-		if subtle.ConstantTimeCompare([]byte(presented), []byte(s.token)) == 1 {
-			next.ServeHTTP(w, r)
-			return
-		}
-		user, err := s.userOf(r.Context(), presented)
+		p, ok, err := s.principalOf(r)
 		if err != nil {
-			http.Error(w, "cannot check the token: "+err.Error(), http.StatusServiceUnavailable)
+			s.app.Logf("serve: cannot check a token: %v", err)
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "service unavailable", http.StatusServiceUnavailable)
 			return
 		}
-		if user == "" {
+		if !ok {
 			w.Header().Set("WWW-Authenticate", `Token realm="ctxscope"`)
 			http.Error(w, "unauthorized: open the link that `ctxscope serve` printed, or your own token's", http.StatusUnauthorized)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(app.WithUser(r.Context(), user)))
+		next.ServeHTTP(w, r.WithContext(app.WithPrincipal(r.Context(), p)))
 	})
+}
+
+// presentedToken is the token a request carries: the X-Ctxscope-Token
+// header, or a bearer token (what OTLP exporters are usually given).
+func presentedToken(r *http.Request) string {
+	presented := r.Header.Get(tokenHeader)
+	if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && presented == "" {
+		presented = strings.TrimSpace(bearer)
+	}
+	return presented
+}
+
+// principalOf returns who a request's token says it comes from: the
+// server's operator for the per-launch token, a user for theirs.
+func (s *Server) principalOf(r *http.Request) (app.Principal, bool, error) {
+	presented := presentedToken(r)
+	if subtle.ConstantTimeCompare([]byte(presented), []byte(s.token)) == 1 {
+		return s.launch, true, nil
+	}
+	if presented == "" {
+		return app.Principal{}, false, nil
+	}
+	return s.app.UserOfToken(r.Context(), presented)
 }
 
 // isOTLPProtobuf reports whether r posts protobuf to an OTLP path: not a

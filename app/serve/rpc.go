@@ -44,6 +44,8 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, app.ErrNoMethod):
 		writeError(w, http.StatusNotFound, err.Error())
+	case errors.Is(err, app.ErrForbidden):
+		writeError(w, http.StatusForbidden, err.Error())
 	case errors.As(err, &argErr):
 		writeError(w, http.StatusBadRequest, err.Error())
 	case err != nil:

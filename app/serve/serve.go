@@ -46,11 +46,18 @@ import (
 
 // Server serves one app to browsers on loopback.
 type Server struct {
-	app      *app.App
-	assets   fs.FS
-	token    string
-	codes    *codes
-	events   *broker
+	app    *app.App
+	assets fs.FS
+	token  string
+	// launch is who the per-launch token signs in: the operator, under
+	// the server's one annotator name.
+	launch app.Principal
+	codes  *codes
+	events *broker
+	ingest admission
+	// recheck is how often an open event stream checks that its user's
+	// token still stands: a revoked member stops receiving.
+	recheck  time.Duration
 	listener net.Listener
 	http     *http.Server
 	// tls and hosts are set by UseTLS: HTTPS, and the hosts its
@@ -66,11 +73,37 @@ func New(a *app.App, assets fs.FS) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{app: a, assets: assets, token: tok, codes: newCodes(), events: newBroker()}
+	launch, err := a.LaunchPrincipal("")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{app: a, assets: assets, token: tok, launch: launch, codes: newCodes(), events: newBroker(),
+		ingest: newAdmission(maxConcurrentIngest), recheck: 5 * time.Second}
 	a.SetPlatform(s)
-	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: headerTimeout, IdleTimeout: idleTimeout,
+		MaxHeaderBytes: maxHeaderBytes}
 	return s, nil
 }
+
+// UseAnnotator makes name the annotator that the per-launch token's marks
+// are made under (serve --annotator); the page cannot change it.
+func (s *Server) UseAnnotator(name string) error {
+	p, err := s.app.LaunchPrincipal(name)
+	if err != nil {
+		return err
+	}
+	s.launch = p
+	return nil
+}
+
+// The listener's limits. A connection has headerTimeout for its TLS
+// handshake and its request's headers, and is closed after idleTimeout
+// without a request: 300 idle TLS connections were once held for good.
+const (
+	headerTimeout  = 10 * time.Second
+	idleTimeout    = 60 * time.Second
+	maxHeaderBytes = 64 << 10
+)
 
 // Token returns the per-launch token.
 func (s *Server) Token() string { return s.token }
@@ -163,9 +196,9 @@ func (s *Server) Handler() http.Handler {
 	api := http.NewServeMux()
 	api.HandleFunc("POST /api/call/{service}/{method}", s.handleCall)
 	api.HandleFunc("GET /api/events", s.handleEvents)
-	api.HandleFunc("POST /api/upload", s.handleUpload)
-	api.HandleFunc("POST /v1/traces", s.handleOTLP(otlp.Traces))
-	api.HandleFunc("POST /v1/logs", s.handleOTLP(otlp.Logs))
+	api.HandleFunc("POST /api/upload", s.ingest.limited(s.handleUpload))
+	api.HandleFunc("POST /v1/traces", s.ingest.limited(s.handleOTLP(otlp.Traces)))
+	api.HandleFunc("POST /v1/logs", s.ingest.limited(s.handleOTLP(otlp.Logs)))
 	api.Handle("POST /api/session", http.HandlerFunc(s.handleSession))
 	guarded := s.sameOrigin(s.authorized(api))
 	login := s.sameOrigin(api)

@@ -95,15 +95,3 @@ func (s *Server) checkTeam(ctx context.Context, addr string) error {
 func (s *Server) knownHost(host string) bool {
 	return isLoopbackHost(host) || s.hosts[strings.ToLower(strings.Trim(host, "[]"))]
 }
-
-// userOf returns the user whose token a request presents, "" for none.
-func (s *Server) userOf(ctx context.Context, presented string) (string, error) {
-	if presented == "" {
-		return "", nil
-	}
-	user, ok, err := s.app.UserOfToken(ctx, presented)
-	if err != nil || !ok {
-		return "", err
-	}
-	return user, nil
-}

@@ -79,7 +79,7 @@ func TestServingBeyondLoopbackNeedsTLSAndTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.CreateUserToken(context.Background(), "ann"); err != nil {
+	if _, err := st.CreateUserToken(context.Background(), "ann", store.RoleMember); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -103,7 +103,7 @@ func TestTeamServer(t *testing.T) {
 	ctx := context.Background()
 	tokens := map[string]string{}
 	for _, u := range []string{"ann", "bob"} {
-		if tokens[u], err = st.CreateUserToken(ctx, u); err != nil {
+		if tokens[u], err = st.CreateUserToken(ctx, u, store.RoleMember); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -151,8 +151,9 @@ func TestTeamServer(t *testing.T) {
 	}{
 		{"ann is ann", tokens["ann"], "", origin, "Annotator", nil, 200, `"ann"`},
 		{"bob is bob", tokens["bob"], "", "", "Annotator", nil, 200, `"bob"`},
-		{"the launch token is no user", srv.token, "", "", "Annotator", nil, 200, `""`},
-		{"ann cannot take another name", tokens["ann"], "", "", "SetAnnotator", []any{"mallory"}, 422, "signed in as ann"},
+		{"the launch token is the server's annotator", srv.token, "", "", "Annotator", nil, 200, `"` + srv.launch.Name + `"`},
+		{"ann cannot take another name", tokens["ann"], "", "", "SetAnnotator", []any{"mallory"}, 403, "desktop window only"},
+		{"nor can the launch token", srv.token, "", "", "SetAnnotator", []any{"ann"}, 403, "desktop window only"},
 		{"a wrong token", tokens["ann"] + "x", "", "", "Annotator", nil, 401, "unauthorized"},
 		{"no token", "", "", "", "Annotator", nil, 401, "unauthorized"},
 		{"a foreign Host", tokens["ann"], "attacker.example:" + port, "", "Annotator", nil, 403, "forbidden host"},

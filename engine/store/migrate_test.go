@@ -29,6 +29,7 @@ var seeds = []string{
 	`UPDATE sessions SET size = 5, recorded = '{"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0},"from":"x"}' WHERE id = 1;`,
 	`INSERT INTO changes (kind, at) VALUES ('sessions', '');`,
 	`INSERT INTO user_tokens (name, hash, created_at) VALUES ('ann', 'h', '');`,
+	`INSERT INTO user_tokens (name, hash, created_at, role) VALUES ('bob', 'h2', '', 'operator');`,
 }
 
 // createAt builds a workspace database at schema version v with the seed

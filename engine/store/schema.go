@@ -19,6 +19,7 @@ var migrations = []migration{
 	{"a session's share of its source and the agent's totals", schemaSessionSize},
 	{"the change feed", schemaChanges},
 	{"user tokens", schemaUserTokens},
+	{"user roles", schemaUserRoles},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,

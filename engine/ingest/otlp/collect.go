@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"ctxscope/engine/ingest/internal/jsondepth"
+
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
@@ -53,6 +55,9 @@ var errNotOTLP = errors.New("neither resourceSpans nor resourceLogs: not an OTLP
 
 // addJSON adds one OTLP/JSON export request.
 func (b *batch) addJSON(data []byte, line int) error {
+	if err := jsondepth.Check(data, jsondepth.Max); err != nil {
+		return err
+	}
 	switch {
 	case bytes.Contains(data, []byte(`"resourceSpans"`)):
 		td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(data)

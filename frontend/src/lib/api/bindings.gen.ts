@@ -253,6 +253,8 @@ export interface Environment {
   dialogs: boolean;
   upload: boolean;
   guide: boolean;
+  role: string;
+  user: string;
 }
 
 // EpisodeInfo is debug.EpisodeInfo.

@@ -123,6 +123,9 @@ func readZip(ra io.ReaderAt, size int64, name string, emit func(*session.Session
 	if err != nil {
 		return fmt.Errorf("%s: not a readable .eval container: %w", name, err)
 	}
+	if err := checkArchive(zr.File); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	var info logInfo
 	var samples []*zip.File
 	for _, f := range zr.File {
@@ -173,7 +176,40 @@ const (
 	// thousandfold.
 	maxRatio   = 100
 	ratioFloor = 1 << 20
+	// maxMembers bounds how many members a container may have, and
+	// maxTotal what they may inflate to together: 2,000 members each just
+	// under ratioFloor once inflated 5.7 MB into 2 GB, each member
+	// passing the per-member checks.
+	maxMembers = 100_000
+	maxTotal   = 4 << 30
 )
+
+// checkArchive refuses a container whose members, taken together, are
+// beyond the limits: too many, too large in sum, or expanding more than
+// maxRatio-fold in sum once past ratioFloor. Members that checkMember
+// refuses on their own are not counted: they are never inflated. It reads
+// only the central directory.
+func checkArchive(files []*zip.File) error {
+	if len(files) > maxMembers {
+		return fmt.Errorf("the container has %d members, more than the %d of any real log; not inflated", len(files), maxMembers)
+	}
+	var size, packed uint64
+	for _, f := range files {
+		if checkMember(f) != nil {
+			continue
+		}
+		size += f.UncompressedSize64
+		packed += f.CompressedSize64
+		if size > maxTotal {
+			return fmt.Errorf("the container's members would inflate to over %d bytes together; not inflated", uint64(maxTotal))
+		}
+	}
+	if size > ratioFloor && size/max(packed, 1) > maxRatio {
+		return fmt.Errorf("the container's %d members would inflate %d-fold together (%d bytes from %d), more than the %d-fold of any real log: a zip bomb? not inflated",
+			len(files), size/max(packed, 1), size, packed, maxRatio)
+	}
+	return nil
+}
 
 // readZipFile inflates one member after checking its declared sizes
 // against the limits, and reads no more than it declared (archive/zip

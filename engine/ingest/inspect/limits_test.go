@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"io"
 	"os"
+	"runtime"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,5 +73,32 @@ func TestMemberLimits(t *testing.T) {
 		if (err != nil) != tc.wantRefusal {
 			t.Errorf("%s: %v", tc.name, err)
 		}
+	}
+}
+
+// TestManyMembersAreRefusedTogether imports a container of 2,000 samples,
+// each 1 MiB − 1 of zeros: every member passes the per-member checks, but
+// together they would inflate about 2 GB from a few megabytes. The import
+// is refused before anything is inflated.
+func TestManyMembersAreRefusedTogether(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "many.eval")
+	if err := inspecttest.WriteManyMembers(path, 2000, 1<<20-1); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	n := 0
+	err = (Importer{}).ImportEach(f, path, func(*session.Session) error { n++; return nil })
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "not inflated") || n != 0 {
+		t.Fatalf("ImportEach: %v after %d sessions, want a refusal before any", err, n)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 64<<20 {
+		t.Errorf("refusing allocated %d MB: something was inflated", grown>>20)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -137,5 +138,21 @@ func TestSessionFromDialogueID(t *testing.T) {
 	}
 	if m.Passages[0].Session != 3 || m.Passages[0].Time.IsZero() || m.Passages[1].Session != 0 {
 		t.Errorf("passages %+v", m.Passages)
+	}
+}
+
+// TestDeepNestingIsRefused loads a graph export nested a million levels
+// deep: the load ends with an error that names the file, not with the
+// process.
+func TestDeepNestingIsRefused(t *testing.T) {
+	kg := filepath.Join(t.TempDir(), "kg_sample_0.json")
+	n := 1_000_000
+	deep := `{"nodes":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
+	if err := os.WriteFile(kg, []byte(deep), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Load(kg, "", nil)
+	if err == nil || !strings.Contains(err.Error(), kg) || !strings.Contains(err.Error(), "depth") {
+		t.Errorf("Load: %v, want an error naming %s and the depth", err, kg)
 	}
 }

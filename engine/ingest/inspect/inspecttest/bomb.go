@@ -7,6 +7,7 @@ import (
 	"compress/flate"
 	"hash/crc32"
 	"os"
+	"strconv"
 )
 
 // WriteBomb writes to path an Inspect .eval container whose one sample
@@ -55,6 +56,47 @@ func WriteBomb(path string, size int64) error {
 		}
 	}
 	w.Write(final.Bytes())
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// WriteManyMembers writes to path an Inspect .eval container of members
+// samples, each memberSize bytes of zeros (just under the per-member
+// ratio floor passes every per-member check): a bomb by number, 2,000
+// members of 1 MiB − 1 inflating about 2 GB from a few megabytes.
+func WriteManyMembers(path string, members int, memberSize int) error {
+	zeros := make([]byte, memberSize)
+	var packed bytes.Buffer
+	fw, err := flate.NewWriter(&packed, flate.BestCompression)
+	if err != nil {
+		return err
+	}
+	fw.Write(zeros)
+	fw.Close()
+	crc := crc32.ChecksumIEEE(zeros)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	h, err := zw.Create("header.json")
+	if err != nil {
+		return err
+	}
+	h.Write([]byte(`{"version":2,"status":"success","eval":{"task":"many","model":"none"}}`))
+	for i := 1; i <= members; i++ {
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: "samples/" + strconv.Itoa(i) + "_epoch_1.json", Method: zip.Deflate, CRC32: crc,
+			CompressedSize64: uint64(packed.Len()), UncompressedSize64: uint64(memberSize)})
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(packed.Bytes()); err != nil {
+			return err
+		}
+	}
 	if err := zw.Close(); err != nil {
 		return err
 	}

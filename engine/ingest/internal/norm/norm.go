@@ -201,6 +201,10 @@ func FastJSONError(err error) error {
 		msg = msg[:i]
 	}
 	msg = strings.TrimPrefix(msg, "cannot parse JSON: ")
+	if i := strings.Index(msg, "too big depth"); i >= 0 {
+		// fastjson wraps its depth error once per level it went down.
+		msg = msg[i:]
+	}
 	if len(msg) > 200 {
 		msg = msg[:200] + "…"
 	}

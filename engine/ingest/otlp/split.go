@@ -3,6 +3,7 @@ package otlp
 import (
 	"fmt"
 	"sync"
+	"unicode/utf8"
 
 	"ctxscope/engine/ingest/internal/jsondepth"
 
@@ -113,8 +114,11 @@ type place struct{ resource, scope int }
 
 // splitTraces files each span under its conversation. A conversation's
 // part holds each resource and scope of the export once, however many of
-// its spans it holds: copying them per span made a 1.46 MB export (one
-// resource with a 1 MiB attribute, 8,000 spans) take 8 GB.
+// its spans it holds, and of them only what the importer reads (see
+// keepResource): copying them whole per span made a 1.46 MB export (one
+// resource with a 1 MiB attribute, 8,000 spans) take 8 GB. What the part
+// holds is thus bounded by the export's size plus a small constant per
+// conversation, and an export names at most maxConversations.
 func (sp *Spooler) splitTraces(td ptrace.Traces) (map[string][]byte, int, error) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
@@ -140,6 +144,9 @@ func (sp *Spooler) splitTraces(td ptrace.Traces) (map[string][]byte, int, error)
 				key := sp.conversationOf(own, s.TraceID().String())
 				g := groups[key]
 				if g == nil {
+					if len(groups) == maxConversations {
+						return nil, 0, errTooManyConversations
+					}
 					g = &group{td: ptrace.NewTraces(), scopes: map[place]ptrace.ScopeSpans{}, rs: map[int]ptrace.ResourceSpans{}}
 					groups[key] = g
 				}
@@ -148,12 +155,12 @@ func (sp *Spooler) splitTraces(td ptrace.Traces) (map[string][]byte, int, error)
 					ors, ok := g.rs[i]
 					if !ok {
 						ors = g.td.ResourceSpans().AppendEmpty()
-						rs.Resource().CopyTo(ors.Resource())
+						keepResource(rs.Resource(), ors.Resource())
 						ors.SetSchemaUrl(rs.SchemaUrl())
 						g.rs[i] = ors
 					}
 					oss = ors.ScopeSpans().AppendEmpty()
-					ss.Scope().CopyTo(oss.Scope())
+					keepScope(ss.Scope(), oss.Scope())
 					oss.SetSchemaUrl(ss.SchemaUrl())
 					g.scopes[place{i, j}] = oss
 				}
@@ -201,6 +208,9 @@ func (sp *Spooler) splitLogs(ld plog.Logs) (map[string][]byte, int, error) {
 				key := sp.conversationOf(spanConversation(lr.Attributes()), lr.TraceID().String())
 				g := groups[key]
 				if g == nil {
+					if len(groups) == maxConversations {
+						return nil, 0, errTooManyConversations
+					}
 					g = &group{ld: plog.NewLogs(), scopes: map[place]plog.ScopeLogs{}, rl: map[int]plog.ResourceLogs{}}
 					groups[key] = g
 				}
@@ -209,12 +219,12 @@ func (sp *Spooler) splitLogs(ld plog.Logs) (map[string][]byte, int, error) {
 					orl, ok := g.rl[i]
 					if !ok {
 						orl = g.ld.ResourceLogs().AppendEmpty()
-						rl.Resource().CopyTo(orl.Resource())
+						keepResource(rl.Resource(), orl.Resource())
 						orl.SetSchemaUrl(rl.SchemaUrl())
 						g.rl[i] = orl
 					}
 					osl = orl.ScopeLogs().AppendEmpty()
-					sl.Scope().CopyTo(osl.Scope())
+					keepScope(sl.Scope(), osl.Scope())
 					osl.SetSchemaUrl(sl.SchemaUrl())
 					g.scopes[place{i, j}] = osl
 				}
@@ -231,6 +241,43 @@ func (sp *Spooler) splitLogs(ld plog.Logs) (map[string][]byte, int, error) {
 		out[k] = b
 	}
 	return out, n, nil
+}
+
+// maxConversations bounds the conversations one export may add to: each
+// becomes a session imported at once. An exporter's batch (512 spans by
+// default) holds a few.
+const maxConversations = 256
+
+var errTooManyConversations = fmt.Errorf("otlp: the export names more than %d conversations", maxConversations)
+
+// maxKeptValue bounds each resource or scope value kept in a
+// conversation's part.
+const maxKeptValue = 1 << 10
+
+// keepResource copies to dst what the importer reads of a resource, its
+// service.name, at most maxKeptValue bytes of it.
+func keepResource(src, dst pcommon.Resource) {
+	if v, ok := src.Attributes().Get("service.name"); ok {
+		dst.Attributes().PutStr("service.name", truncated(v.AsString()))
+	}
+}
+
+// keepScope copies a scope's name and version, at most maxKeptValue bytes
+// of each.
+func keepScope(src, dst pcommon.InstrumentationScope) {
+	dst.SetName(truncated(src.Name()))
+	dst.SetVersion(truncated(src.Version()))
+}
+
+func truncated(s string) string {
+	if len(s) <= maxKeptValue {
+		return s
+	}
+	cut := maxKeptValue
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }
 
 // spanConversation is the conversation a span's or record's attributes

@@ -32,22 +32,22 @@ func OpenPostgres(ctx context.Context, dsn, dir string) (*Store, error) {
 	}
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("store: %s: %w", redactDSN(dsn), err)
+		return nil, dsnError("store: %s: %v", dsn, err)
 	}
 	w := sql.OpenDB(pgConnector{base: stdlib.GetConnector(*cfg), writer: true})
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	if err := w.PingContext(ctx); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("store: connect to %s: %w", redactDSN(dsn), err)
+		return nil, dsnError("store: connect to %s: %v", dsn, err)
 	}
 	if err := createVersionTable(ctx, w); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("store: %s: %w", redactDSN(dsn), err)
+		return nil, dsnError("store: %s: %v", dsn, err)
 	}
 	if err := migrate(w, postgresDialect{}, len(migrations)); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("store: %s: %w", redactDSN(dsn), err)
+		return nil, dsnError("store: %s: %v", dsn, err)
 	}
 	rcfg := cfg.Copy()
 	rcfg.RuntimeParams["default_transaction_read_only"] = "on"
@@ -77,8 +77,58 @@ func redactDSN(dsn string) string {
 	if err != nil || u.Scheme == "" {
 		return "the PostgreSQL database"
 	}
+	q := u.Query()
+	for _, key := range secretParams {
+		if q.Has(key) {
+			q.Set(key, "xxxxx")
+		}
+	}
+	u.RawQuery = q.Encode()
 	return u.Redacted()
 }
+
+// secretParams are the connection parameters that hold secrets.
+var secretParams = []string{"password", "sslpassword"}
+
+// dsnError is err, about the database at dsn, with the database redacted
+// and every secret of dsn scrubbed from the message, wherever the driver
+// may have quoted it.
+func dsnError(format, dsn string, err error) error {
+	msg := fmt.Sprintf(format, redactDSN(dsn), err)
+	for _, secret := range dsnSecrets(dsn) {
+		msg = strings.ReplaceAll(msg, secret, "xxxxx")
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
+// dsnSecrets are the secrets a connection string holds: its password,
+// in the URL's user part or its query.
+func dsnSecrets(dsn string) []string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok && p != "" {
+		out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
+	}
+	for _, key := range secretParams {
+		if p := u.Query().Get(key); p != "" {
+			out = append(out, p, url.QueryEscape(p))
+		}
+	}
+	return out
+}
+
+// redactedError is an error whose message was scrubbed of secrets; it
+// still unwraps to the driver's error, for errors.Is.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 // postgresDialect is a workspace in a PostgreSQL database. The schema
 // version is the one row of ctxscope_schema.

@@ -247,3 +247,24 @@ func jsonString(t *testing.T, s string) string {
 	}
 	return string(b)
 }
+
+// TestConnectErrorsNameNoPassword opens workspaces at PostgreSQL URLs
+// that carry a password, in the user part or as a parameter, where no
+// server listens or the URL does not parse: no error says the password.
+func TestConnectErrorsNameNoPassword(t *testing.T) {
+	for _, dsn := range []string{
+		"postgres://ann:s3cret-user-pw@127.0.0.1:1/db?sslmode=disable&connect_timeout=1",
+		"postgres://ann@127.0.0.1:1/db?password=s3cret-query-pw&sslmode=disable&connect_timeout=1",
+		"postgres://ann@127.0.0.1:1/db?sslpassword=s3cret-ssl-pw&sslmode=disable&connect_timeout=1",
+		"postgres://ann:s3cret-user-pw@127.0.0.1:1/db?sslmode=bogus",
+		"postgresql://ann@127.0.0.1:1/db?password=s3cret-query-pw&statement_cache_capacity=x",
+	} {
+		_, err := OpenLocation(context.Background(), t.TempDir(), dsn)
+		if err == nil {
+			t.Fatalf("%s opened", dsn)
+		}
+		if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("the error names the password: %v", err)
+		}
+	}
+}

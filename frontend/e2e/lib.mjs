@@ -43,7 +43,8 @@ export async function startServe(...args) {
 // startServeWithEnv is startServe with extra environment variables for the
 // server (HOME, for one).
 export async function startServeWithEnv(env, ...args) {
-  const ws = args.includes('--workspace') ? [] : ['--workspace', newWorkspace()];
+  const workspace = args.includes('--workspace') ? args[args.indexOf('--workspace') + 1] : newWorkspace();
+  const ws = args.includes('--workspace') ? [] : ['--workspace', workspace];
   const guide = args.includes('--guide') ? [] : ['--no-guide'];
   const rest = args.filter((a) => a !== '--guide');
   const proc = spawn(bin, [...ws, ...guide, 'serve', '--addr', '127.0.0.1:0', ...rest],
@@ -56,14 +57,25 @@ export async function startServeWithEnv(env, ...args) {
   });
   const url = new URL(m[1]);
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? url.searchParams.get('token');
+  const linkFor = (tok, fragment = '') => `${url.origin}/#token=${tok}${fragment ? '&' + fragment.replace(/^#/, '') : ''}`;
   return {
-    url, origin: url.origin, token, proc, stderr: () => stderr, stop: () => proc.kill('SIGTERM'),
+    url, origin: url.origin, token, proc, workspace, stderr: () => stderr, stop: () => proc.kill('SIGTERM'),
     // pageURL is the printed link with view state added to its fragment.
-    pageURL: (fragment = '') => `${url.origin}/#token=${token}${fragment ? '&' + fragment.replace(/^#/, '') : ''}`,
+    pageURL: (fragment = '') => linkFor(token, fragment),
+    // userPageURL is pageURL signed in with a user's token instead.
+    userPageURL: (userToken, fragment = '') => linkFor(userToken, fragment),
     // call posts a bound-method call as the page does, token in its header.
     call: (service, method, args = []) => fetch(`${url.origin}/api/call/${service}/${method}`,
       { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Ctxscope-Token': token }, body: JSON.stringify(args) }),
   };
+}
+
+// createUserToken makes a token for a user of a workspace (the directory,
+// or with store a PostgreSQL URL) with `ctxscope token create`, and
+// returns it.
+export function createUserToken(workspace, name, role = 'member', store = '') {
+  const where = store ? ['--store', store] : ['--workspace', workspace];
+  return execFileSync(bin, [...where, 'token', 'create', '--role', role, name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
 }
 
 // launchBrowser starts Debian's Chromium headless with root-safe flags.

@@ -8,14 +8,16 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, recordFrames, screenshot, serveForSuite, shared } from '../lib.mjs';
+import { artifacts, createUserToken, recordFrames, screenshot, serveForSuite, shared } from '../lib.mjs';
 import { bigExport, cohen, markers, payloadExport, payloadLoCoMo, payloads } from '../memory-fixtures.mjs';
 
 const locomoFile = join(shared, 'locomo/locomo10.json');
 const conv0 = JSON.parse(readFileSync(locomoFile, 'utf8'))[0];
 const bench = {};
 
-const suite = serveForSuite();
+// The server's own link annotates as ann: a served page cannot choose its
+// annotator (docs/security.md, "Roles").
+const suite = serveForSuite('--annotator', 'ann');
 after(() => {
   mkdirSync(artifacts, { recursive: true });
   writeFileSync(join(artifacts, 'memui-bench.json'), JSON.stringify(bench, null, 2));
@@ -23,14 +25,14 @@ after(() => {
 
 // open returns a page on the memory view with the given fragment, which
 // records every call to a bound Go method.
-async function open(fragment, viewport = { width: 1400, height: 900 }) {
+async function open(fragment, viewport = { width: 1400, height: 900 }, token = '') {
   const page = await suite.browser.newPage({ viewport });
   page.calls = [];
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
   page.on('dialog', (d) => { page.errors.push('dialog: ' + d.message()); d.dismiss(); });
   page.on('request', (r) => { if (r.url().includes('/api/call/')) page.calls.push({ url: r.url(), body: r.postData() ?? '' }); });
-  await page.goto(suite.server.pageURL(fragment));
+  await page.goto(token ? suite.server.userPageURL(token, fragment) : suite.server.pageURL(fragment));
   return page;
 }
 
@@ -221,10 +223,11 @@ async function label(page, keys, verdict) {
   await page.waitForFunction((v) => document.querySelector('[data-testid=task-context]')?.dataset.sufficient === v, verdict === 's' ? 'true' : 'false');
 }
 
-async function setAnnotator(page, name) {
-  await page.fill('[data-testid=annotator-name]', name);
-  await page.click('[data-testid=annotator-save]');
+// annotatesAs waits until the page shows the name its marks are made
+// under.
+async function annotatesAs(page, name) {
   await page.waitForFunction((n) => document.querySelector('[data-testid=task-question]') && document.body.textContent.includes('annotator ' + n), name);
+  assert.equal(await page.textContent('[data-testid=annotator-fixed]'), 'annotating as ' + name);
 }
 
 test('five items annotated with the keyboard persist, export as marked, and two annotators give the kappa', async () => {
@@ -233,7 +236,7 @@ test('five items annotated with the keyboard persist, export as marked, and two 
   await page.fill('[data-testid=add-count]', '3');
   await page.click('[data-testid=add-locomo]');
   await page.waitForSelector('[data-testid=task-item]');
-  await setAnnotator(page, 'ann');
+  await annotatesAs(page, 'ann');
   const annKeys = ['1', '2', '1', '1', '2'];
   await label(page, annKeys, 's');
   const items = await page.locator('[data-testid=task-item]').count();
@@ -272,12 +275,18 @@ test('five items annotated with the keyboard persist, export as marked, and two 
   assert.equal(csv[0], 'scope,question_id,question,item,item_kind,item_text,annotator,helpful,sufficient,notes,time');
   assert.equal(csv.length - 1, rows.length, 'CSV and JSONL hold the same marks');
 
-  // A second annotator labels the same items; the kappa shown is the one
-  // computed here.
-  await setAnnotator(page, 'bob');
+  // A second annotator, a member signed in with a token of their own,
+  // labels the same items; the kappa shown is the one computed here.
+  const bob = await open('tab=memory&msub=annotate', undefined, createUserToken(suite.server.workspace, 'bob'));
+  await bob.click('[data-testid=queue-item][data-id="locomo:0"]');
+  await bob.waitForSelector('[data-testid=task-item]');
+  await annotatesAs(bob, 'bob');
+  assert.equal(await bob.locator('[aria-label="remove from the queue"]').count(), 0, 'a member is offered to remove a queued question');
   const bobKeys = ['2', '2', '1', '1', '2'];
-  await label(page, bobKeys, 'i');
-  await page.waitForFunction(() => document.querySelector('[data-testid=task-meta]')?.dataset.saving === '0');
+  await label(bob, bobKeys, 'i');
+  await bob.waitForFunction(() => document.querySelector('[data-testid=task-meta]')?.dataset.saving === '0');
+  assert.deepEqual(bob.errors, []);
+  await bob.close();
   // The agreement follows the marks as they are saved (the change feed);
   // refresh asks once more, and the kappa settles on both annotators' five.
   const expected = cohen(annKeys, bobKeys);

@@ -17,8 +17,9 @@ let pg, one, two, browser;
 before(async () => {
   pg = startPostgres();
   const url = pg.database();
-  one = await startServe('--store', url);
-  two = await startServe('--store', url);
+  // Each server's own link annotates under the name it was started with.
+  one = await startServe('--store', url, '--annotator', 'ann');
+  two = await startServe('--store', url, '--annotator', 'bob');
   browser = await launchBrowser();
 });
 after(async () => {
@@ -75,9 +76,7 @@ async function label(page, keys) {
   await page.waitForFunction(() => document.querySelector('[data-testid=task-meta]')?.dataset.saving === '0');
 }
 
-async function setAnnotator(page, name) {
-  await page.fill('[data-testid=annotator-name]', name);
-  await page.click('[data-testid=annotator-save]');
+async function annotatesAs(page, name) {
   await page.waitForFunction((n) => document.body.textContent.includes('annotator ' + n), name);
 }
 
@@ -102,8 +101,8 @@ test('two annotators on two servers judge one queue and see one kappa', { timeou
     await p.click('[data-testid=queue-item][data-id="locomo:0"]');
     await p.waitForSelector('[data-testid=task-item]');
   }
-  await setAnnotator(a, 'ann');
-  await setAnnotator(b, 'bob');
+  await annotatesAs(a, 'ann');
+  await annotatesAs(b, 'bob');
   await a.reload();
   await a.waitForSelector('[data-testid=task-item]');
   assert.ok(await a.textContent('body').then((t) => t.includes('annotator ann')), 'Bob\'s name replaced Ann\'s');

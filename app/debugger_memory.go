@@ -127,11 +127,11 @@ func (d *Debugger) memory(ctx context.Context, key string, p debug.Params) (*Ses
 	}
 	mem.mu.Lock()
 	defer mem.mu.Unlock()
-	x, err := mem.index(r.Thread, p.Thread)
+	x, err := mem.index(ctx, r.Thread, p.Thread)
 	if err != nil {
 		return nil, err
 	}
-	f, err := x.Follow(life)
+	f, err := x.Follow(ctx, life)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +265,7 @@ func (d *Debugger) memoryVariants(ctx context.Context, key string, p debug.Param
 	}
 	mem.mu.Lock()
 	defer mem.mu.Unlock()
-	x, err := mem.index(r.Thread, p.Thread)
+	x, err := mem.index(ctx, r.Thread, p.Thread)
 	if err != nil {
 		return nil, err
 	}

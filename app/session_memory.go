@@ -57,11 +57,11 @@ var recallOptions = recall.Options{Counter: tokens.Estimator{}, Index: lexical.B
 // index returns the recall index of thread number thread (t, the thread a
 // replay was prepared from), building it on first use in this revision.
 // The caller holds sm.mu.
-func (sm *liveMemory) index(t *session.Thread, thread int) (*recall.Index, error) {
+func (sm *liveMemory) index(ctx context.Context, t *session.Thread, thread int) (*recall.Index, error) {
 	if x, ok := sm.indexes[t]; ok {
 		return x, nil
 	}
-	x, err := recall.NewIndex(sm.m, t, thread, recallOptions)
+	x, err := recall.NewIndex(ctx, sm.m, t, thread, recallOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -72,13 +72,15 @@ func (sm *liveMemory) index(t *session.Thread, thread int) (*recall.Index, error
 // view returns the memory of session key as of o's revision, and the
 // layout of the knowledge graph of thread number thread.
 func (s sessionMemories) view(ctx context.Context, key string, o *openSession, thread int) (*liveMemory, *graphs.KnowledgeView, error) {
-	sm, err := s.cache.get(ctx, key, o.revision, func(_ context.Context, old *liveMemory, ok bool) (*liveMemory, error) {
+	sm, err := s.cache.get(ctx, key, o.revision, func(ctx context.Context, old *liveMemory, ok bool) (*liveMemory, error) {
 		if !ok {
 			old = &liveMemory{revision: -1}
 		}
 		old.mu.Lock()
 		defer old.mu.Unlock()
-		old.bringUpTo(key, o)
+		if err := old.bringUpTo(ctx, key, o); err != nil {
+			return nil, err
+		}
 		return old, nil
 	})
 	if err != nil {
@@ -88,7 +90,9 @@ func (s sessionMemories) view(ctx context.Context, key string, o *openSession, t
 	defer sm.mu.Unlock()
 	// The memory is shared by the builds of successive revisions, and
 	// the build of an older one may have ended last.
-	sm.bringUpTo(key, o)
+	if err := sm.bringUpTo(ctx, key, o); err != nil {
+		return nil, nil, err
+	}
 	if l, ok := sm.layouts[thread]; ok {
 		return sm, l, nil
 	}
@@ -102,20 +106,30 @@ func (s sessionMemories) view(ctx context.Context, key string, o *openSession, t
 
 // bringUpTo makes sm the memory of session key as of o's revision,
 // forgetting what was derived from an older one. The caller holds sm.mu.
-func (sm *liveMemory) bringUpTo(key string, o *openSession) {
+// When ctx ends first it returns ctx's cause, and what was read so far
+// is kept: the next call reads on from there.
+func (sm *liveMemory) bringUpTo(ctx context.Context, key string, o *openSession) error {
 	if sm.revision == o.revision {
-		return
+		return nil
 	}
-	sm.update(key, o.s)
+	if err := sm.update(ctx, key, o.s); err != nil {
+		return err
+	}
 	sm.revision = o.revision
 	sm.layouts = map[int]*graphs.KnowledgeView{}
 	sm.indexes = map[*session.Thread]*recall.Index{}
+	return nil
 }
+
+// readBetweenLooks is how many entries update reads between looks at its
+// context.
+const readBetweenLooks = 256
 
 // update brings the memory up to session s: it reads the entries added
 // since, or reads s again from the start when s is not an extension of
-// what was read (the file was rewritten).
-func (sm *liveMemory) update(key string, s *session.Session) {
+// what was read (the file was rewritten). It stops with ctx's cause when
+// ctx ends, having recorded how far it read.
+func (sm *liveMemory) update(ctx context.Context, key string, s *session.Session) error {
 	if sm.reader == nil || !sm.extends(s) {
 		sm.reader = code.NewReader(key, nil)
 		sm.reader.CWD = s.CWD
@@ -127,14 +141,21 @@ func (sm *liveMemory) update(key string, s *session.Session) {
 		sm.last = append(sm.last, "")
 	}
 	for ti, th := range s.Threads {
-		for _, e := range th.Entries[sm.read[ti]:] {
-			sm.reader.Add(ti, e)
+		for i := sm.read[ti]; i < len(th.Entries); i++ {
+			if (i-sm.read[ti])%readBetweenLooks == readBetweenLooks-1 {
+				if err := context.Cause(ctx); err != nil {
+					sm.read[ti], sm.last[ti] = i, code.EntryRef(th.Entries[i-1])
+					return err
+				}
+			}
+			sm.reader.Add(ti, th.Entries[i])
 		}
 		sm.read[ti] = len(th.Entries)
 		if n := len(th.Entries); n > 0 {
 			sm.last[ti] = code.EntryRef(th.Entries[n-1])
 		}
 	}
+	return nil
 }
 
 // extends reports whether every thread read so far is still in s, with

@@ -16,7 +16,7 @@ import (
 const piDir = "../../shared/data/sessions/pi/"
 
 // newApp opens an app on a new workspace in a temporary directory.
-func newApp(t *testing.T, opts Options) *App {
+func newApp(t testing.TB, opts Options) *App {
 	t.Helper()
 	if opts.Workspace == "" {
 		opts.Workspace = t.TempDir()

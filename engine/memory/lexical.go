@@ -1,5 +1,7 @@
 package memory
 
+import "context"
+
 // Doc is one text for a lexical index.
 type Doc struct {
 	ID   string
@@ -21,5 +23,6 @@ type Lexical interface {
 	Search(query string, k int) ([]Hit, error)
 }
 
-// IndexFunc builds a lexical index over docs.
-type IndexFunc func(docs []Doc) (Lexical, error)
+// IndexFunc builds a lexical index over docs. It returns ctx's cause
+// when ctx ends first: a session's passages take seconds to index.
+type IndexFunc func(ctx context.Context, docs []Doc) (Lexical, error)

@@ -1,6 +1,8 @@
 package recall
 
 import (
+	"context"
+
 	"ctxscope/engine/debug"
 	"ctxscope/engine/memory"
 	"ctxscope/engine/session"
@@ -48,11 +50,11 @@ type Followed struct {
 // and follows each relation of mem cited by thread number thread through
 // life. Relations read from other threads are left out.
 func Follow(mem *memory.Memory, t *session.Thread, thread int, life *debug.Lifecycle, o Options) (*Followed, error) {
-	x, err := NewIndex(mem, t, thread, o)
+	x, err := NewIndex(context.Background(), mem, t, thread, o)
 	if err != nil {
 		return nil, err
 	}
-	return x.Follow(life)
+	return x.Follow(context.Background(), life)
 }
 
 // follow makes the item of every relation of the thread.

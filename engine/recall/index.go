@@ -22,12 +22,13 @@ type Index struct {
 
 // NewIndex indexes the passages of thread number thread (t) of mem, read
 // from the session by package code, with o's defaults filled in.
-func NewIndex(mem *memory.Memory, t *session.Thread, thread int, o Options) (*Index, error) {
+// Building the BM25 index stops with ctx's cause when ctx ends.
+func NewIndex(ctx context.Context, mem *memory.Memory, t *session.Thread, thread int, o Options) (*Index, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	ix, err := newIndex(mem, t, thread, o.Index)
+	ix, err := newIndex(ctx, mem, t, thread, o.Index)
 	if err != nil {
 		return nil, err
 	}
@@ -36,13 +37,17 @@ func NewIndex(mem *memory.Memory, t *session.Thread, thread int, o Options) (*In
 
 // Evaluate measures recall at every look-back of life, a lifecycle of the
 // indexed thread.
-func (x *Index) Evaluate(life *debug.Lifecycle) (*Report, error) { return x.ix.evaluate(life, x.o) }
+// It returns ctx's cause when ctx ends first.
+func (x *Index) Evaluate(ctx context.Context, life *debug.Lifecycle) (*Report, error) {
+	return x.ix.evaluate(ctx, life, x.o)
+}
 
 // Follow evaluates recall at the look-backs of life, as Evaluate does,
 // and follows each relation of the memory cited by the thread through
-// life. Relations read from other threads are left out.
-func (x *Index) Follow(life *debug.Lifecycle) (*Followed, error) {
-	rep, err := x.ix.evaluate(life, x.o)
+// life. Relations read from other threads are left out. It returns ctx's
+// cause when ctx ends first.
+func (x *Index) Follow(ctx context.Context, life *debug.Lifecycle) (*Followed, error) {
+	rep, err := x.ix.evaluate(ctx, life, x.o)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +68,7 @@ func (x *Index) Variants(ctx context.Context, r *debug.Replay, taus []int) ([]*V
 		if err := context.Cause(ctx); err != nil {
 			return nil, err
 		}
-		v, err := x.ix.variant(r, tau, x.o)
+		v, err := x.ix.variant(ctx, r, tau, x.o)
 		if err != nil {
 			return nil, err
 		}

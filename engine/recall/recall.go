@@ -8,6 +8,7 @@
 package recall
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -83,11 +84,11 @@ type Report struct {
 // thread number thread of the session mem was read from (by package
 // code, whose passage ids name their blocks).
 func Evaluate(mem *memory.Memory, t *session.Thread, thread int, life *debug.Lifecycle, o Options) (*Report, error) {
-	x, err := NewIndex(mem, t, thread, o)
+	x, err := NewIndex(context.Background(), mem, t, thread, o)
 	if err != nil {
 		return nil, err
 	}
-	return x.Evaluate(life)
+	return x.Evaluate(context.Background(), life)
 }
 
 // withDefaults fills in the recall budget and checks that o names a
@@ -102,8 +103,10 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// evaluate measures recall at every look-back of life.
-func (ix *index) evaluate(life *debug.Lifecycle, o Options) (*Report, error) {
+// evaluate measures recall at every look-back of life. It returns ctx's
+// cause when ctx ends first: at paper scale a look-back's search takes
+// tens of milliseconds, and there are hundreds.
+func (ix *index) evaluate(ctx context.Context, life *debug.Lifecycle, o Options) (*Report, error) {
 	mem := ix.mem
 	rep := &Report{Policy: life.Policy, Budget: life.Budget, RecallBudget: o.Budget}
 	type seenKey struct {
@@ -112,6 +115,9 @@ func (ix *index) evaluate(life *debug.Lifecycle, o Options) (*Report, error) {
 	}
 	seen := map[seenKey]bool{}
 	for _, lb := range life.LookBacks {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
 		if seen[seenKey{lb.Request, lb.Path}] {
 			continue // a response that reads the same file twice goes back once
 		}
@@ -222,7 +228,7 @@ type index struct {
 	files    map[string][]*kg.Entity // base name -> file entities
 }
 
-func newIndex(mem *memory.Memory, t *session.Thread, thread int, build memory.IndexFunc) (*index, error) {
+func newIndex(ctx context.Context, mem *memory.Memory, t *session.Thread, thread int, build memory.IndexFunc) (*index, error) {
 	byRef := map[string]*session.Entry{}
 	for _, e := range t.Entries {
 		byRef[code.EntryRef(e)] = e
@@ -241,7 +247,7 @@ func newIndex(mem *memory.Memory, t *session.Thread, thread int, build memory.In
 		ix.order[p.ID] = i
 		docs = append(docs, memory.Doc{ID: p.ID, Text: p.Text})
 	}
-	lex, err := build(docs)
+	lex, err := build(ctx, docs)
 	if err != nil {
 		return nil, fmt.Errorf("recall: index: %w", err)
 	}

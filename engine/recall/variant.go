@@ -49,7 +49,7 @@ func Compare(mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay,
 // thread's passages for all of them. It stops at the first error, or
 // with ctx's cause when ctx ends.
 func Variants(ctx context.Context, mem *memory.Memory, t *session.Thread, thread int, r *debug.Replay, taus []int, o Options) ([]*Variant, error) {
-	x, err := NewIndex(mem, t, thread, o)
+	x, err := NewIndex(ctx, mem, t, thread, o)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func Variants(ctx context.Context, mem *memory.Memory, t *session.Thread, thread
 
 // variant replays the paper policy at tau and at tau − B and measures
 // recall at the look-backs of each.
-func (ix *index) variant(r *debug.Replay, tau int, o Options) (*Variant, error) {
+func (ix *index) variant(ctx context.Context, r *debug.Replay, tau int, o Options) (*Variant, error) {
 	v := &Variant{Policy: PolicyPaperMemory, Budget: tau, RecallBudget: o.Budget}
 	for _, run := range []struct {
 		budget int
@@ -68,7 +68,7 @@ func (ix *index) variant(r *debug.Replay, tau int, o Options) (*Variant, error) 
 		if err != nil {
 			return nil, err
 		}
-		rep, err := ix.evaluate(life, o)
+		rep, err := ix.evaluate(ctx, life, o)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@
 package lexical
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -27,7 +28,15 @@ type doc struct {
 }
 
 // New indexes docs in memory.
-func New(docs []memory.Doc) (*Index, error) {
+func New(docs []memory.Doc) (*Index, error) { return NewContext(context.Background(), docs) }
+
+// batchDocs is how many documents NewContext indexes between looks at its
+// context: about 20 ms of indexing here.
+const batchDocs = 256
+
+// NewContext indexes docs in memory, in batches, and returns ctx's cause,
+// having released what it built, when ctx ends first.
+func NewContext(ctx context.Context, docs []memory.Doc) (*Index, error) {
 	m := bleve.NewIndexMapping()
 	m.DefaultAnalyzer = en.AnalyzerName
 	m.ScoringModel = index.BM25Scoring
@@ -42,20 +51,30 @@ func New(docs []memory.Doc) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lexical: new index: %w", err)
 	}
-	b := idx.NewBatch()
-	for _, d := range docs {
-		if err := b.Index(d.ID, doc{d.Text}); err != nil {
-			return nil, fmt.Errorf("lexical: index %s: %w", d.ID, err)
+	for start := 0; start < len(docs); start += batchDocs {
+		if err := context.Cause(ctx); err != nil {
+			idx.Close()
+			return nil, err
 		}
-	}
-	if err := idx.Batch(b); err != nil {
-		return nil, fmt.Errorf("lexical: index batch: %w", err)
+		b := idx.NewBatch()
+		for _, d := range docs[start:min(start+batchDocs, len(docs))] {
+			if err := b.Index(d.ID, doc{d.Text}); err != nil {
+				idx.Close()
+				return nil, fmt.Errorf("lexical: index %s: %w", d.ID, err)
+			}
+		}
+		if err := idx.Batch(b); err != nil {
+			idx.Close()
+			return nil, fmt.Errorf("lexical: index batch: %w", err)
+		}
 	}
 	return &Index{idx: idx}, nil
 }
 
 // Build is New as a memory.IndexFunc.
-func Build(docs []memory.Doc) (memory.Lexical, error) { return New(docs) }
+func Build(ctx context.Context, docs []memory.Doc) (memory.Lexical, error) {
+	return NewContext(ctx, docs)
+}
 
 // Search runs the query as a disjunction of its analysed words (a Bleve
 // match query with the "or" operator) and returns the k best hits, equal

@@ -106,7 +106,7 @@ func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []i
 		docs[i] = memory.Doc{ID: p.ID, Text: p.Stamp + " " + p.Speaker + ": " + p.Text}
 		line[p.ID] = "- [" + p.Stamp + " | " + p.Speaker + "] " + p.Text + "\n"
 	}
-	idx, err := lex(docs)
+	idx, err := lex(context.Background(), docs)
 	if err != nil {
 		return nil, err
 	}

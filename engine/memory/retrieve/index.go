@@ -188,7 +188,7 @@ func newLayer(ctx context.Context, emb embed.Provider, lex memory.IndexFunc, ids
 		for i := range ids {
 			docs[i] = memory.Doc{ID: ids[i], Text: texts[i]}
 		}
-		if l.lex, err = lex(docs); err != nil {
+		if l.lex, err = lex(ctx, docs); err != nil {
 			return l, err
 		}
 	}

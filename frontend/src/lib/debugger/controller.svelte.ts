@@ -42,6 +42,9 @@ export class DebuggerController {
   session = $state<SessionInfo | null>(null);
   threads = $state.raw<ThreadInfo[]>([]);
   loading = $state(false);
+  // failed is why the last replay of the session shown failed, "" when it
+  // did not: the view says so instead of "Loading…".
+  failed = $state('');
   live = $state(false);
   // seenAtOpen is the request count the user had seen when the session
   // opened (-1 when it was all seen); newCount the requests since.
@@ -116,6 +119,7 @@ export class DebuggerController {
       for (const l of [this.#contextReq, this.#graphReq, this.#sweepReq, this.#compareReq, this.#memoryReq, this.#replayReq]) l.drop();
       this.#ctxWanted = '';
       this.#memWanted = '';
+      this.failed = '';
     }
     const current = this.#sessionReq.begin();
     this.loading = true;
@@ -158,6 +162,7 @@ export class DebuggerController {
       t ??= await this.#api.replay(key, p);
       this.#timing.replied?.(performance.now() - sent);
       if (!current() || key !== this.#shownSession) return;
+      this.failed = '';
       this.tauStart = t0;
       this.split = splitShown;
       this.timeline = t;
@@ -171,7 +176,10 @@ export class DebuggerController {
       if (vs.step === undefined || vs.step >= t.after.length) patch.step = Math.max(0, t.after.length - 1);
       if (Object.keys(patch).length > 0) apply(patch);
     } catch (e) {
-      if (current()) this.#fail(e);
+      if (current()) {
+        this.#fail(e);
+        if (key === this.#shownSession) this.failed = (e as Error).message;
+      }
     } finally {
       this.#inflight = false;
       const next = this.#pending;

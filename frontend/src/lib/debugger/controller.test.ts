@@ -249,6 +249,27 @@ describe('DebuggerController', () => {
     expect(calls.replayStep).toHaveLength(1);
   });
 
+  it('says why the replay of the session shown failed, and forgets it for another session', async () => {
+    const { api, calls } = scripted();
+    const errors: string[] = [];
+    const c = new DebuggerController(api, (m) => errors.push(m));
+    c.open('otlp');
+    c.replay('otlp', { ...params, counter: 'calibrated' }, 0, {}, () => {});
+    calls.replay[0].reply.reject(new Error('this thread records no provider usage to calibrate on'));
+    await flush();
+    expect(c.failed).toBe('this thread records no provider usage to calibrate on');
+    expect(errors).toHaveLength(1);
+    c.replay('otlp', { ...params, counter: '' }, 0, {}, () => {});
+    calls.replay[1].reply.resolve(timeline(1000));
+    await flush();
+    expect(c.failed).toBe('');
+    c.replay('otlp', { ...params, counter: 'calibrated' }, 0, {}, () => {});
+    calls.replay[2].reply.reject(new Error('x'));
+    await flush();
+    c.open('other');
+    expect(c.failed).toBe('');
+  });
+
   it('reports an error of the newest request only', async () => {
     const { api, calls } = scripted();
     const errors: string[] = [];

@@ -152,6 +152,11 @@ func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, 
 		line = norm.ValidUTF8(line) // as encoding/json reads it: U+FFFD for each bad byte
 	}
 	v, err := d.parser.ParseBytes(line)
+	if len(line) > norm.BigRecord {
+		// The parser keeps a copy of the line it parsed; what the record
+		// holds is read out below, so a huge record's copy goes with it.
+		defer func() { d.parser = fastjson.Parser{} }()
+	}
 	if err != nil {
 		return out, norm.FastJSONError(err)
 	}

@@ -68,6 +68,9 @@ func (r *Reader) Next() ([]byte, error) {
 }
 
 func (r *Reader) readLine() ([]byte, error) {
+	if cap(r.buf) > keptLineBuffer {
+		r.buf = nil // one huge line is no reason to hold its room for good
+	}
 	r.buf = r.buf[:0]
 	tooLong := false
 	for {
@@ -78,7 +81,7 @@ func (r *Reader) readLine() ([]byte, error) {
 				tooLong = true
 				r.buf = r.buf[:0]
 			} else {
-				r.buf = append(r.buf, chunk...)
+				r.buf = appendGrowing(r.buf, chunk)
 			}
 		}
 		switch {
@@ -106,4 +109,21 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 		return r.buf, nil
 	}
+}
+
+// keptLineBuffer is the most room the reader keeps from one line to the
+// next.
+const keptLineBuffer = 4 << 20
+
+// appendGrowing appends chunk to buf, doubling buf's capacity when it
+// must grow. append grows a large slice by a quarter each time, so that a
+// 200 MB line read in buffer-sized chunks allocated over a gigabyte in
+// all; doubling allocates about twice the line.
+func appendGrowing(buf, chunk []byte) []byte {
+	if need := len(buf) + len(chunk); need > cap(buf) {
+		grown := make([]byte, len(buf), max(need, 2*cap(buf)))
+		copy(grown, buf)
+		buf = grown
+	}
+	return append(buf, chunk...)
 }

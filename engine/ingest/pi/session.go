@@ -133,6 +133,11 @@ func (d *decoder) Finished() []jsonl.Update {
 func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, error) {
 	b := d.b
 	v, err := d.parser.ParseBytes(line)
+	if len(line) > norm.BigRecord {
+		// The parser keeps a copy of the line it parsed; what the record
+		// holds is read out below, so a huge record's copy goes with it.
+		defer func() { d.parser = fastjson.Parser{} }()
+	}
 	if err != nil {
 		return out, norm.FastJSONError(err)
 	}
@@ -332,10 +337,7 @@ func firstUserText(t *session.Thread) string {
 		for _, bl := range e.Message.Blocks {
 			if bl.Type == session.BlockText && strings.TrimSpace(bl.Text) != "" {
 				s, _, _ := strings.Cut(strings.TrimSpace(bl.Text), "\n")
-				if r := []rune(s); len(r) > 80 {
-					s = string(r[:79]) + "…"
-				}
-				return s
+				return norm.ClipRunes(s, 80)
 			}
 		}
 	}

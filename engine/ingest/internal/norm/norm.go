@@ -123,9 +123,26 @@ func TaskTitle(text string) string {
 // Short returns the first non-blank line of s, cut to n runes.
 func Short(s string, n int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	s = strings.TrimSpace(s)
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n-1]) + "…"
+	return ClipRunes(strings.TrimSpace(s), n)
+}
+
+// BigRecord is the size of a record past which a decoder drops the
+// room it parsed it in, rather than keep it for the next record.
+const BigRecord = 4 << 20
+
+// ClipRunes cuts s to n runes, the last an ellipsis when it cuts. It reads
+// no further than the cut: a title is taken from the first line of a
+// message, which may be 200 MB long.
+func ClipRunes(s string, n int) string {
+	count, cut := 0, 0
+	for i := range s {
+		if count == n-1 {
+			cut = i
+		}
+		if count == n {
+			return s[:cut] + "…"
+		}
+		count++
 	}
 	return s
 }

@@ -239,3 +239,43 @@ func BenchmarkImportLargeSession(b *testing.B) {
 		b.Fatalf("peak RSS %d MB importing %d MB: want under 1 GB", peak>>20, info.Size()>>20)
 	}
 }
+
+// singleRecordSession writes a pi session whose one message is a single
+// line of size bytes of text.
+func singleRecordSession(b *testing.B, size int) string {
+	path := filepath.Join(b.TempDir(), "one-record.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(`{"type":"session","version":3,"id":"big","timestamp":"2026-05-12T01:02:27.657Z","cwd":"/"}` + "\n")
+	w.WriteString(`{"type":"message","id":"m1","parentId":null,"timestamp":"2026-05-12T01:02:28Z","message":{"role":"user","content":[{"type":"text","text":"`)
+	word := strings.Repeat("x", 50) + " "
+	for n := 0; n < size; n += len(word) {
+		w.WriteString(word)
+	}
+	w.WriteString(`"}]}}` + "\n")
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkImportLargeRecord imports a pi session whose one record is a
+// 200 MB line with `ctxscope import`, in a process of its own, and
+// reports its peak RSS (3.4 GB before its title was clipped rune by rune,
+// its line buffer doubled and a collection put between import and index).
+func BenchmarkImportLargeRecord(b *testing.B) {
+	path := singleRecordSession(b, 200<<20)
+	var peak int64
+	for b.Loop() {
+		r := runChild(b, 10*time.Minute, "--workspace", b.TempDir(), "import", path)
+		if r.code != 0 {
+			b.Fatalf("import: exit %d: %s", r.code, r.stderr)
+		}
+		peak = max(peak, r.peakRSS)
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peakRSS-MB")
+}

@@ -9,7 +9,7 @@ ARTIFACTS  := artifacts
 VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: run build test bench setup-build setup-test setup-bench \
-        test-go test-frontend test-e2e test-desktop check-bindings lint clean
+        test-go test-agents test-frontend test-e2e test-desktop check-bindings lint clean
 
 ## run: build the app and open it on the demo workspace (build/demo-workspace,
 ## seeded with the bundled demo session on first use)
@@ -53,6 +53,11 @@ test-go:
 	CTXSCOPE_REQUIRE_EMBEDDINGS=1 CTXSCOPE_BIN=$(abspath $(BIN)) go test -count=1 ./...
 	CTXSCOPE_TEST_STORE=postgres go test -count=1 $(STORE_PKGS)
 	go test -race -count=1 $(RACE_PKGS)
+
+## test-agents: only the tests that run the real agent CLIs of
+## scripts/agents.txt against the tests' model server (part of test-go)
+test-agents: setup-test
+	go test -count=1 -v ./engine/ingest/realagents/
 
 test-frontend:
 	cd frontend && npm run check && npm test

@@ -11,7 +11,7 @@ GOLANGCI_LINT_VERSION=v2.15.0
 GOBIN="$(go env GOPATH)/bin"
 
 build_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev)
-test_pkgs=(xvfb xauth xdotool imagemagick chromium fonts-liberation graphviz postgresql)
+test_pkgs=(xvfb xauth xdotool imagemagick chromium fonts-liberation graphviz postgresql util-linux)
 bench_pkgs=(graphviz postgresql)
 
 log() { printf 'setup: %s\n' "$*" >&2; }
@@ -59,6 +59,24 @@ npm_packages() {
   (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
 }
 
+# agent_clis installs, each into .cache/agents/NAME, the agent CLIs of
+# scripts/agents.txt at their pinned versions: the real-agent tests run
+# them against a model server of their own.
+agent_clis() {
+  local name pkg version dir
+  while read -r name pkg version; do
+    case "$name" in ''|'#'*) continue ;; esac
+    dir=".cache/agents/$name"
+    if [ -f "$dir/node_modules/$pkg/package.json" ] &&
+       grep -q "\"version\": *\"$version\"" "$dir/node_modules/$pkg/package.json"; then
+      continue
+    fi
+    log "installing the agent CLI $pkg@$version"
+    mkdir -p "$dir"
+    (cd "$dir" && npm install --save-exact --no-audit --no-fund --loglevel=error "$pkg@$version" >/dev/null)
+  done < scripts/agents.txt
+}
+
 case "${1:-build}" in
   build)
     apt_install "${build_pkgs[@]}"
@@ -71,6 +89,7 @@ case "${1:-build}" in
     wails_cli
     golangci_lint
     npm_packages
+    agent_clis
     scripts/fetch-embeddings.sh >&2
     ;;
   bench)

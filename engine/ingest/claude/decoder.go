@@ -84,8 +84,11 @@ type decoder struct {
 	// dupLine is the first line that repeated an imported uuid; dups
 	// counts such lines.
 	dupLine, dups int
-	parser        fastjson.Parser
-	rec           record
+	// wire is what the request records of Claude Code 2.1.33x apply to
+	// (wire.go).
+	wire   wireState
+	parser fastjson.Parser
+	rec    record
 }
 
 func newDecoder(name string) *decoder {
@@ -176,6 +179,10 @@ func (d *decoder) Line(line []byte, n int, out []jsonl.Update) ([]jsonl.Update, 
 		return d.title(rec, line, n, out), nil
 	case rec.UUID != "":
 		return d.treeRecord(rec, line, n, out), nil
+	case rec.Type == "api-request-blob":
+		out = d.blob(v, n, out)
+	case rec.Type == "api-request-shape":
+		out = d.shape(v, rec, n, out)
 	}
 	d.noteSession(rec)
 	e := &session.Entry{ID: "L" + strconv.Itoa(n), Line: n, Time: norm.Time(rec.Timestamp), Kind: session.EntryMeta, Type: rec.Type, Raw: copyRaw(line)}
@@ -242,6 +249,8 @@ func (d *decoder) treeRecord(rec *record, line []byte, n int, out []jsonl.Update
 	e := &session.Entry{ID: rec.UUID, ParentID: d.parentOf(rec), Line: n, Time: norm.Time(rec.Timestamp), Type: rec.Type}
 	d.fill(e, rec, line, n)
 	d.appendEntry(t, e)
+	d.noteUserEntry(t, e, n)
+	d.wire.lastTree = placed{t, e}
 	d.byUUID.put(rec.UUID, ref{t, e.ID})
 	if e.Message != nil && e.Message.Role == session.RoleAssistant && e.Message.ID != "" {
 		if old, ok := d.lastAsst[t]; ok && d.released {

@@ -63,6 +63,8 @@ var knownTypes = map[string]bool{
 	"ai-title": true, "custom-title": true, "agent-name": true, "agent-setting": true, "last-prompt": true,
 	"pr-link": true, "frame-link": true, "started": true, "result": true, "relocated": true,
 	"worktree-state": true, "bridge-session": true, "atis-latch": true, "tag": true,
+	// 2.1.33x: what each request sent (wire.go), and bookkeeping.
+	"api-request-shape": true, "api-request-blob": true, "api-request": true, "tools-used": true, "cost-state": true,
 }
 
 // str returns the string at key, or "" when it is missing or not a string.

@@ -1,0 +1,99 @@
+package realagents
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
+)
+
+// TestClaudeCode runs Claude Code on the scripted task, with a subagent,
+// against the model server, and checks ctxscope's reading of the log it
+// wrote against what the server received and answered: the format and
+// version, every LLM request of the main thread and the subagent's, every
+// tool call with its arguments, every result as logged against what was
+// sent, and each response's usage exactly.
+func TestClaudeCode(t *testing.T) {
+	agent := pinnedAgent(t, "claude-code")
+	sb := newSandbox(t, project)
+	srv := modeltest.Start(codingTask(sb.work, true))
+	defer srv.Close()
+	bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+	sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test-key",
+		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
+		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
+
+	logs, _ := filepath.Glob(filepath.Join(sb.home, ".claude", "projects", "*", "*.jsonl"))
+	if len(logs) != 1 {
+		t.Fatalf("want one transcript under ~/.claude/projects, found %v", logs)
+	}
+	sessions, failed, err := ingest.ReadPaths(logs)
+	if err != nil || len(failed) > 0 || len(sessions) != 1 {
+		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
+	}
+	s := sessions[0]
+	if s.Format != session.FormatClaudeCode || !strings.Contains(s.Agent, agent.version) {
+		t.Errorf("format %s, agent %q; want claude-code %s", s.Format, s.Agent, agent.version)
+	}
+	main, sub := threadsOf(t, s)
+	compareThread(t, "main", main, srv.Requests(), mainMarker)
+	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
+	compareInputs(t, "main", main, srv.Requests(), mainMarker)
+	compareInputs(t, "subagent", sub, srv.Requests(), subMarker)
+}
+
+// compareInputs checks that each request's input as ctxscope rebuilds it
+// from the log (the system prompt and tool schemas of the request
+// records, the messages as sent) counts, in o200k tokens, within 0.5% of
+// the request body the server received.
+func compareInputs(t *testing.T, name string, th *session.Thread, all []modeltest.Request, marker string) {
+	t.Helper()
+	c, err := tokens.ByName("o200k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []modeltest.Request
+	for _, r := range all {
+		if r.Task == marker {
+			sent = append(sent, r)
+		}
+	}
+	got := session.BuildRequests(th)
+	worst := 0.0
+	for k := range min(len(got), len(sent)) {
+		read, body := inputTokens(c, got[k]), anthropicBodyTokens(t, c, sent[k].Body)
+		off := math.Abs(float64(read-body)) / float64(body)
+		worst = max(worst, off)
+		if off > 0.005 {
+			t.Errorf("%s: request %d: ctxscope's input counts %d o200k tokens, the body sent %d (%.2f%% off)", name, k, read, body, 100*off)
+		}
+	}
+	t.Logf("%s: each request's input within %.3f%% of the body sent (o200k)", name, 100*worst)
+}
+
+// threadsOf returns the main thread and the one subagent thread of s.
+func threadsOf(t *testing.T, s *session.Session) (main, sub *session.Thread) {
+	t.Helper()
+	for _, th := range s.Threads {
+		switch {
+		case th.Kind == session.ThreadMain && main == nil:
+			main = th
+		case th.Kind != session.ThreadMain && sub == nil && len(th.Entries) > 0:
+			sub = th
+		}
+	}
+	if main == nil || sub == nil {
+		kinds := []string{}
+		for _, th := range s.Threads {
+			kinds = append(kinds, string(th.Kind)+"("+th.ID+")")
+		}
+		t.Fatalf("want a main and a subagent thread, got %v", kinds)
+	}
+	return main, sub
+}

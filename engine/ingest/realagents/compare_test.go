@@ -1,0 +1,115 @@
+package realagents
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/session"
+)
+
+// compareThread checks ctxscope's reading of thread th against the model
+// calls of the scripted conversation marker that the server received:
+// one LLM request per call, each response's usage as the server reported
+// it, the tool calls as the server made them (with the arguments the
+// model received back), and each call's result exactly as the agent sent
+// it.
+func compareThread(t *testing.T, name string, th *session.Thread, all []modeltest.Request, marker string) {
+	t.Helper()
+	var sent []modeltest.Request
+	for _, r := range all {
+		if r.Task == marker {
+			sent = append(sent, r)
+		}
+	}
+	got := session.BuildRequests(th)
+	if len(got) != len(sent) {
+		t.Errorf("%s: ctxscope reads %d LLM requests, the server received %d", name, len(got), len(sent))
+	}
+	for k := range min(len(got), len(sent)) {
+		u, want := got[k].Entry.Message.Usage, sent[k].Usage
+		if u == nil || u.Input != want.Input || u.CacheRead != want.CacheRead || u.Output != want.Output {
+			t.Errorf("%s: request %d: usage %+v, the server reported %+v", name, k, u, want)
+		}
+	}
+
+	var calls, results []*session.Block
+	for _, e := range th.Entries {
+		if e.Message == nil {
+			continue
+		}
+		for i := range e.Message.Blocks {
+			switch b := &e.Message.Blocks[i]; b.Type {
+			case session.BlockToolCall:
+				calls = append(calls, b)
+			case session.BlockToolResult:
+				results = append(results, b)
+			}
+		}
+	}
+	var made []modeltest.Call
+	resultsSent := map[string]string{}
+	callsSent := map[string]json.RawMessage{}
+	for _, r := range sent {
+		made = append(made, r.Calls...)
+		for id, text := range r.ToolResults() {
+			resultsSent[id] = text
+		}
+		for id, args := range r.ToolCallsSent() {
+			callsSent[id] = args
+		}
+	}
+	if len(calls) != len(made) {
+		t.Errorf("%s: ctxscope reads %d tool calls, the server made %d", name, len(calls), len(made))
+	}
+	for i := range min(len(calls), len(made)) {
+		// The arguments to hold are those the model received back in its
+		// context; an agent may add defaults to what the model wrote.
+		c, m := calls[i], made[i]
+		var args, back any
+		json.Unmarshal(c.Arguments, &args)
+		want, ok := callsSent[m.ID]
+		if !ok {
+			b, _ := json.Marshal(m.Input)
+			want = b // the last call: no request carried it back
+		}
+		json.Unmarshal(want, &back)
+		if c.ToolCallID != m.ID || c.ToolName != m.Name || !reflect.DeepEqual(args, back) {
+			t.Errorf("%s: call %d: %s %s %s; the model made %s %s and received back %s", name, i, c.ToolCallID, c.ToolName, c.Arguments, m.ID, m.Name, want)
+		}
+	}
+	byID := map[string]*session.Block{}
+	for _, r := range results {
+		byID[r.ToolCallID] = r
+	}
+	total := 0
+	for _, m := range made {
+		r, ok := byID[m.ID]
+		sentText, wasSent := resultsSent[m.ID]
+		switch {
+		case !ok:
+			t.Errorf("%s: the result of %s (%s) is not read", name, m.ID, m.Name)
+		case !wasSent:
+			t.Errorf("%s: the agent never sent the result of %s (%s)", name, m.ID, m.Name)
+		default:
+			if read := resultText(r); read != sentText {
+				t.Errorf("%s: the result of %s (%s) as read, %.200q, is not what was sent, %.200q", name, m.ID, m.Name, read, sentText)
+			}
+			total += len(sentText)
+		}
+	}
+	t.Logf("%s: %d requests, %d tool calls, %d bytes of results, each as sent", name, len(sent), len(made), total)
+}
+
+// resultText is a tool result's text as read.
+func resultText(b *session.Block) string {
+	var parts []string
+	for _, c := range b.Content {
+		if c.Type == session.BlockText {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

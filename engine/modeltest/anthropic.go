@@ -18,7 +18,10 @@ type anthropicRequest struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
 	Tools []struct {
-		Name string `json:"name"`
+		Name        string `json:"name"`
+		InputSchema struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		} `json:"input_schema"`
 	} `json:"tools"`
 }
 
@@ -53,19 +56,25 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request) {
 			first = anthropicText(m.Content)
 		}
 	}
-	offered := map[string]bool{}
+	offered := map[string]Tool{}
 	for _, t := range req.Tools {
-		offered[t.Name] = true
+		offered[t.Name] = toolOf(t.Name, t.InputSchema.Properties)
 	}
-	var calls []Call
-	task, blocks, stop, err := s.respond(first, assistants, offered, func(name string, input map[string]any) anthropicBlock {
-		c := Call{ID: nextID("toolu"), Name: name, Input: input}
-		calls = append(calls, c)
-		return anthropicBlock{Type: "tool_use", ID: c.ID, Name: name, Input: input}
-	}, func(text string) anthropicBlock { return anthropicBlock{Type: "text", Text: text} })
+	task, parts, err := s.respond(first, assistants, offered, "toolu")
 	if err != nil {
 		anthropicError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
 		return
+	}
+	var calls []Call
+	var blocks []anthropicBlock
+	stop := "end_turn"
+	for _, p := range parts {
+		if p.Call == nil {
+			blocks = append(blocks, anthropicBlock{Type: "text", Text: p.Text})
+			continue
+		}
+		calls, stop = append(calls, *p.Call), "tool_use"
+		blocks = append(blocks, anthropicBlock{Type: "tool_use", ID: p.Call.ID, Name: p.Call.Name, Input: p.Call.Input})
 	}
 	cached := s.cacheRead(first, body)
 	s.answered(r, task, calls, Usage{Input: (len(body) - cached) / 4, CacheRead: cached / 4, Output: outputTokens(blocks)})
@@ -83,36 +92,6 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	streamAnthropic(w, msg, blocks, stop, usage)
-}
-
-// respond is the script's answer to a request of conversation first after
-// assistants earlier responses: the task's marker, blocks made by call and
-// say, and the stop reason.
-func (s *Server) respond(first string, assistants int, offered map[string]bool, call func(string, map[string]any) anthropicBlock,
-	say func(string) anthropicBlock) (string, []anthropicBlock, string, error) {
-	t, ok := s.script.task(first)
-	if !ok {
-		return "", []anthropicBlock{say("Done.")}, "end_turn", nil
-	}
-	if assistants >= len(t.Steps) {
-		return t.Marker, []anthropicBlock{say(t.Final)}, "end_turn", nil
-	}
-	st := t.Steps[assistants]
-	var out []anthropicBlock
-	if st.Say != "" {
-		out = append(out, say(st.Say))
-	}
-	for _, a := range st.Calls {
-		name, input, err := s.script.resolve(a, offered)
-		if err != nil {
-			return t.Marker, nil, "", err
-		}
-		out = append(out, call(name, input))
-	}
-	if len(st.Calls) == 0 {
-		return t.Marker, out, "end_turn", nil
-	}
-	return t.Marker, out, "tool_use", nil
 }
 
 // streamAnthropic writes msg as the Messages API streams it.

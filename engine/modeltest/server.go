@@ -1,6 +1,6 @@
 // Package modeltest is a model server for tests: it speaks the wire APIs
-// that coding agents call (Anthropic Messages now; the others as they are
-// added), streams its answers as the real APIs do, follows a scripted task
+// that coding agents call (Anthropic Messages and OpenAI Chat Completions
+// now; the others as they are added), streams its answers as the real APIs do, follows a scripted task
 // by calling the tools each request offers, returns usage that is a
 // deterministic function of the request, and keeps every request body it
 // receives: what the model received, against which a test checks what an
@@ -68,6 +68,8 @@ func Start(script Script) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", s.anthropicMessages)
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.anthropicCountTokens)
+	mux.HandleFunc("POST /v1/chat/completions", s.chatCompletions)
+	mux.HandleFunc("POST /chat/completions", s.chatCompletions)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "modeltest: no such endpoint", http.StatusNotFound)
 	})
@@ -129,6 +131,8 @@ func (r Request) ToolResults() map[string]string {
 	switch r.Path {
 	case "/v1/messages":
 		return anthropicToolResults(r.Body)
+	case "/v1/chat/completions", "/chat/completions":
+		return chatToolResults(r.Body)
 	}
 	return map[string]string{}
 }
@@ -141,6 +145,8 @@ func (r Request) ToolCallsSent() map[string]json.RawMessage {
 	switch r.Path {
 	case "/v1/messages":
 		return anthropicToolCallsSent(r.Body)
+	case "/v1/chat/completions", "/chat/completions":
+		return chatToolCallsSent(r.Body)
 	}
 	return map[string]json.RawMessage{}
 }

@@ -1,97 +1,113 @@
 package modeltest
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 )
 
-// toolForm is how one agent's tool of a kind takes an action: its name and
-// the arguments it wants.
-type toolForm struct {
-	name string
-	args func(s Script, a Action) map[string]any
+// Tool is a tool a request offers: its name and the parameters its schema
+// names.
+type Tool struct {
+	Name   string
+	Params map[string]bool
 }
 
-// toolForms lists, per kind, the tools agents offer for it, as they name
-// them and the arguments they take.
-var toolForms = map[Kind][]toolForm{
-	Read: {
-		{"Read", func(s Script, a Action) map[string]any { return map[string]any{"file_path": s.abs(a.Path)} }},
-		{"read_file", func(s Script, a Action) map[string]any { return map[string]any{"absolute_path": s.abs(a.Path)} }},
-		{"read", func(s Script, a Action) map[string]any { return map[string]any{"filePath": s.abs(a.Path)} }},
-		{"view", func(s Script, a Action) map[string]any { return map[string]any{"path": s.abs(a.Path)} }},
-	},
-	Bash: {
-		{"Bash", func(s Script, a Action) map[string]any {
-			return map[string]any{"command": a.Command, "description": "run " + firstWord(a.Command)}
-		}},
-		{"run_shell_command", func(s Script, a Action) map[string]any { return map[string]any{"command": a.Command} }},
-		{"bash", func(s Script, a Action) map[string]any {
-			return map[string]any{"command": a.Command, "description": "run " + firstWord(a.Command)}
-		}},
-		{"exec_command", func(s Script, a Action) map[string]any { return map[string]any{"cmd": a.Command} }},
-		{"shell", func(s Script, a Action) map[string]any {
-			return map[string]any{"command": []string{"bash", "-lc", a.Command}}
-		}},
-	},
-	Edit: {
-		{"Edit", func(s Script, a Action) map[string]any {
-			return map[string]any{"file_path": s.abs(a.Path), "old_string": a.Old, "new_string": a.New}
-		}},
-		{"replace", func(s Script, a Action) map[string]any {
-			return map[string]any{"file_path": s.abs(a.Path), "old_string": a.Old, "new_string": a.New}
-		}},
-		{"edit", func(s Script, a Action) map[string]any {
-			return map[string]any{"filePath": s.abs(a.Path), "oldString": a.Old, "newString": a.New}
-		}},
-		{"str_replace", func(s Script, a Action) map[string]any {
-			return map[string]any{"path": s.abs(a.Path), "old_str": a.Old, "new_str": a.New}
-		}},
-	},
-	Write: {
-		{"Write", func(s Script, a Action) map[string]any {
-			return map[string]any{"file_path": s.abs(a.Path), "content": a.Content}
-		}},
-		{"write_file", func(s Script, a Action) map[string]any {
-			return map[string]any{"file_path": s.abs(a.Path), "content": a.Content}
-		}},
-		{"write", func(s Script, a Action) map[string]any {
-			return map[string]any{"filePath": s.abs(a.Path), "content": a.Content}
-		}},
-		{"create", func(s Script, a Action) map[string]any {
-			return map[string]any{"path": s.abs(a.Path), "file_text": a.Content}
-		}},
-	},
-	Subagent: {
-		{"Task", func(s Script, a Action) map[string]any {
-			return map[string]any{"description": "a subtask", "prompt": a.Prompt, "subagent_type": "general-purpose"}
-		}},
-		{"Agent", func(s Script, a Action) map[string]any {
-			// In the foreground: its result comes back as the call's.
-			return map[string]any{"description": "a subtask", "prompt": a.Prompt, "subagent_type": "general-purpose", "run_in_background": false}
-		}},
-		{"task", func(s Script, a Action) map[string]any {
-			return map[string]any{"description": "a subtask", "prompt": a.Prompt, "subagent_type": "general"}
-		}},
-	},
+// toolNames lists, per kind of action, the names agents give the tool
+// that takes it, in the order the server prefers them.
+var toolNames = map[Kind][]string{
+	Read:     {"Read", "read_file", "read", "view"},
+	Bash:     {"Bash", "run_shell_command", "bash", "exec_command", "shell"},
+	Edit:     {"Edit", "replace", "edit", "str_replace"},
+	Write:    {"Write", "write_file", "write", "create"},
+	Subagent: {"Task", "Agent", "task"},
 }
 
-// resolve maps a onto the first tool of its kind that offered names, and
-// returns the tool's name and arguments.
-func (s Script) resolve(a Action, offered map[string]bool) (string, map[string]any, error) {
-	for _, f := range toolForms[a.Kind] {
-		if offered[f.name] {
-			return f.name, f.args(s, a), nil
+// paramNames lists, per part of an action, the names tools give the
+// parameter that takes it.
+var paramNames = map[string][]string{
+	"path":    {"file_path", "filePath", "absolute_path", "path"},
+	"command": {"command", "cmd"},
+	"old":     {"old_string", "oldString", "old_str"},
+	"new":     {"new_string", "newString", "new_str"},
+	"content": {"content", "file_text"},
+}
+
+// resolve maps a onto the first tool of its kind among those offered, and
+// returns the tool's name and the arguments its schema takes.
+func (s Script) resolve(a Action, offered map[string]Tool) (string, map[string]any, error) {
+	for _, name := range toolNames[a.Kind] {
+		if t, ok := offered[name]; ok {
+			return name, s.arguments(a, t), nil
 		}
 	}
 	names := make([]string, 0, len(offered))
 	for n := range offered {
 		names = append(names, n)
 	}
+	sort.Strings(names)
 	return "", nil, fmt.Errorf("modeltest: no %s tool among those offered (%s)", a.Kind, strings.Join(names, ", "))
+}
+
+// arguments are a's arguments for tool t, under the parameter names its
+// schema uses.
+func (s Script) arguments(a Action, t Tool) map[string]any {
+	args := map[string]any{}
+	put := func(part string, v any) {
+		for _, p := range paramNames[part] {
+			if t.Params[p] {
+				args[p] = v
+				return
+			}
+		}
+	}
+	switch a.Kind {
+	case Read:
+		put("path", s.abs(a.Path))
+	case Bash:
+		if t.Name == "shell" && t.Params["command"] {
+			args["command"] = []string{"bash", "-lc", a.Command}
+		} else {
+			put("command", a.Command)
+		}
+		if t.Params["description"] {
+			args["description"] = "run " + firstWord(a.Command)
+		}
+	case Edit:
+		put("path", s.abs(a.Path))
+		put("old", a.Old)
+		put("new", a.New)
+	case Write:
+		put("path", s.abs(a.Path))
+		put("content", a.Content)
+	case Subagent:
+		args["prompt"], args["description"] = a.Prompt, "a subtask"
+		for _, p := range []string{"subagent_type", "agent_type"} {
+			if t.Params[p] {
+				args[p] = "general-purpose"
+			}
+		}
+		if t.Params["name"] {
+			args["name"] = "checker"
+		}
+		if t.Params["run_in_background"] {
+			args["run_in_background"] = false // in the foreground: its result is the call's
+		}
+	}
+	return args
 }
 
 func firstWord(s string) string {
 	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
 	return w
+}
+
+// toolOf is the tool of a schema whose parameters are props.
+func toolOf(name string, props map[string]json.RawMessage) Tool {
+	t := Tool{Name: name, Params: map[string]bool{}}
+	for p := range props {
+		t.Params[p] = true
+	}
+	return t
 }

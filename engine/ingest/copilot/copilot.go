@@ -10,13 +10,15 @@
 //     user text of origin "skill".
 //   - assistant.message is one model response: its reasoning text as
 //     thinking, its opaque reasoning and encrypted content as opaque
-//     blocks, its text, and its toolRequests as tool calls. Copilot
-//     records the response's output tokens only, so its usage has no
-//     input: the provider's input is not in the log.
+//     blocks, its text, and its toolRequests as tool calls. Its usage is
+//     the session.usage_record of the same apiCallId (1.0.10x; usage.go);
+//     older versions record the output tokens only.
 //   - tool.execution_complete answers a tool call: a tool message, an
 //     error when it did not succeed.
 //   - session.truncation, Copilot dropping history to fit the context, is
 //     a compaction with no summary.
+//   - session.usage_record is one model call's usage (usage.go), given
+//     to the response of the same call.
 //   - session.shutdown holds a process's usage by model and the size of
 //     the context it last measured: the session's recorded totals, summed
 //     over the shutdowns of a resumed session.
@@ -102,6 +104,7 @@ type data struct {
 	Source             string  `json:"source"`
 
 	MessageID        string  `json:"messageId"`
+	APICallID        string  `json:"apiCallId"`
 	Model            string  `json:"model"`
 	OutputTokens     int     `json:"outputTokens"`
 	ReasoningText    *string `json:"reasoningText"`
@@ -125,20 +128,24 @@ type data struct {
 
 // decoder decodes an event log one line at a time.
 type decoder struct {
-	s        *session.Session
-	t        *session.Thread
-	file     string
-	lastID   string
-	model    string
-	names    map[string]string // tool name by call id
-	fallback norm.Fallback
-	out      []jsonl.Update
+	s      *session.Session
+	t      *session.Thread
+	file   string
+	lastID string
+	model  string
+	names  map[string]string // tool name by call id
+	// usages are usage records waiting for their response, and responses
+	// the responses waiting for their usage record, by apiCallId.
+	usages    map[string]*session.Usage
+	responses map[string]*session.Entry
+	fallback  norm.Fallback
+	out       []jsonl.Update
 }
 
 func newDecoder(name string) *decoder {
 	t := &session.Thread{ID: "main", Kind: session.ThreadMain}
 	s := &session.Session{ID: sessionIDOf(name), Format: session.FormatCopilot, Agent: "copilot-cli", Source: name, Threads: []*session.Thread{t}}
-	return &decoder{s: s, t: t, file: name, names: map[string]string{}}
+	return &decoder{s: s, t: t, file: name, names: map[string]string{}, usages: map[string]*session.Usage{}, responses: map[string]*session.Entry{}}
 }
 
 // sessionIDOf names a session by its file: <id>.jsonl, or <id>/events.jsonl.
@@ -228,7 +235,19 @@ func (d *decoder) event(ev *event, dt *data, raw []byte, n int) {
 		}
 		d.message(ev, n, ts, m)
 	case "assistant.message":
-		d.message(ev, n, ts, d.response(dt))
+		m := d.response(dt)
+		e := d.message(ev, n, ts, m)
+		if u := d.usageOf(dt.APICallID); u != nil {
+			m.Usage = u
+		} else if dt.APICallID != "" {
+			if len(d.responses) >= maxWaiting {
+				clear(d.responses) // a log whose calls record no usage
+			}
+			d.responses[dt.APICallID] = e
+		}
+	case "session.usage_record":
+		d.recordUsage(ev.Data)
+		d.meta(ev, raw, n, ts)
 	case "tool.execution_complete":
 		res := session.Block{Type: session.BlockToolResult, ToolCallID: dt.ToolCallID, ToolName: d.names[dt.ToolCallID],
 			Content: norm.Text(resultText(dt.Result, dt.Error)), IsError: dt.Success != nil && !*dt.Success}
@@ -308,11 +327,12 @@ func resultText(result, errRaw json.RawMessage) string {
 	return string(errRaw)
 }
 
-// message adds a message entry.
-func (d *decoder) message(ev *event, n int, ts timeT, m *session.Message) {
+// message adds a message entry and returns it.
+func (d *decoder) message(ev *event, n int, ts timeT, m *session.Message) *session.Entry {
 	m.Time = ts
 	e := d.add(ev, n, ts, session.EntryMessage)
 	e.Message = m
+	return e
 }
 
 // meta keeps an event as metadata with its raw record.

@@ -38,7 +38,7 @@ func (d *decoder) recordShutdown(raw json.RawMessage) {
 	for _, m := range sd.ModelMetrics {
 		if m.Usage != nil {
 			byModel = true
-			u.Input += m.Usage.Input
+			u.Input += max(m.Usage.Input-m.Usage.CacheRead, 0) // inputTokens include the cache reads
 			u.Output += m.Usage.Output
 			u.CacheRead += m.Usage.CacheRead
 			u.CacheWrite += m.Usage.CacheWrite

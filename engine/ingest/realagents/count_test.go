@@ -102,3 +102,53 @@ func inputTokens(c tokens.Counter, q *session.Request) int {
 	}
 	return total
 }
+
+// chatBodyTokens counts a Chat Completions request body with counter c as
+// ctxscope counts a context: each message's text, tool calls (name and
+// arguments) and tool results; and apart, the tool schemas (each tool's
+// JSON object as sent), which no message holds.
+func chatBodyTokens(t *testing.T, c tokens.Counter, body []byte) (messages, tools int) {
+	t.Helper()
+	var req struct {
+		Tools    []json.RawMessage `json:"tools"`
+		Messages []struct {
+			Content   json.RawMessage `json:"content"`
+			ToolCalls []struct {
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	text := func(s string) int { return c.Units(nil, &session.Block{Type: session.BlockText, Text: s}) }
+	for _, tool := range req.Tools {
+		tools += text(string(tool))
+	}
+	if tools > 0 {
+		tools = c.Tokens(nil, tools)
+	}
+	for _, m := range req.Messages {
+		units := 0
+		var s string
+		if json.Unmarshal(m.Content, &s) == nil {
+			units += text(s)
+		} else {
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			json.Unmarshal(m.Content, &parts)
+			for _, p := range parts {
+				units += text(p.Text)
+			}
+		}
+		for _, tc := range m.ToolCalls {
+			units += c.Units(nil, &session.Block{Type: session.BlockToolCall, ToolName: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
+		}
+		messages += c.Tokens(nil, units)
+	}
+	return messages, tools
+}

@@ -1,0 +1,74 @@
+package realagents
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
+)
+
+// TestCopilotCLI runs GitHub Copilot CLI, bringing its own key to the
+// model server over Chat Completions, on the scripted task, and checks
+// ctxscope's reading of its events.jsonl against what the server received
+// and answered.
+func TestCopilotCLI(t *testing.T) {
+	agent := pinnedAgent(t, "copilot-cli")
+	sb := newSandbox(t, project)
+	srv := modeltest.Start(codingTask(sb.work, false))
+	defer srv.Close()
+	bin := filepath.Join(agent.dir, "node_modules", "@github", "copilot-linux-x64", "copilot")
+	sb.run(t, 3*time.Minute, []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + srv.URL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
+		"COPILOT_PROVIDER_API_KEY=test-key", "COPILOT_PROVIDER_WIRE_API=completions", "COPILOT_MODEL=gpt-4.1"},
+		bin, "-p", prompt, "--allow-all-tools", "--no-auto-update", "--disable-client-telemetry", "--model", "gpt-4.1")
+
+	logs, _ := filepath.Glob(filepath.Join(sb.home, ".copilot", "session-state", "*", "events.jsonl"))
+	if len(logs) != 1 {
+		t.Fatalf("want one events.jsonl under ~/.copilot/session-state, found %v", logs)
+	}
+	sessions, failed, err := ingest.ReadPaths(logs)
+	if err != nil || len(failed) > 0 || len(sessions) != 1 {
+		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
+	}
+	s := sessions[0]
+	if s.Format != session.FormatCopilot || !strings.Contains(s.Agent, agent.version) {
+		t.Errorf("format %s, agent %q; want copilot-cli %s", s.Format, s.Agent, agent.version)
+	}
+	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
+	compareChatInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker)
+}
+
+// compareChatInputs checks that each request's input as ctxscope reads it
+// from the log counts, in o200k tokens, within 0.5% of the messages of the
+// Chat Completions body the server received, and states what the log
+// lacks: the tool schemas, which no event records.
+func compareChatInputs(t *testing.T, name string, th *session.Thread, all []modeltest.Request, marker string) {
+	t.Helper()
+	c, err := tokens.ByName("o200k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []modeltest.Request
+	for _, r := range all {
+		if r.Task == marker {
+			sent = append(sent, r)
+		}
+	}
+	got := session.BuildRequests(th)
+	worst, schemas := 0.0, 0
+	for k := range min(len(got), len(sent)) {
+		read := inputTokens(c, got[k])
+		msgs, tools := chatBodyTokens(t, c, sent[k].Body)
+		off := math.Abs(float64(read-msgs)) / float64(msgs)
+		worst, schemas = max(worst, off), tools
+		if off > 0.005 {
+			t.Errorf("%s: request %d: ctxscope's input counts %d o200k tokens, the messages sent %d (%.2f%% off)", name, k, read, msgs, 100*off)
+		}
+	}
+	t.Logf("%s: each request's messages within %.3f%% of those sent (o200k); the log lacks the tool schemas, %d tokens a request", name, 100*worst, schemas)
+}

@@ -207,6 +207,14 @@ func (e sse) data(v any) {
 	e.raw(string(b))
 }
 
+// event writes one named event with data.
+func (e sse) event(name string, data []byte) {
+	fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", name, data)
+	if e.f != nil {
+		e.f.Flush()
+	}
+}
+
 func (e sse) raw(s string) {
 	fmt.Fprintf(e.w, "data: %s\n\n", s)
 	if e.f != nil {

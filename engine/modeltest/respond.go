@@ -12,7 +12,20 @@ type part struct {
 // a conversation the script does not know, which gets a short answer), and
 // the response's parts. Call ids start with idPrefix.
 func (s *Server) respond(first string, assistants int, offered map[string]Tool, idPrefix string) (string, []part, error) {
-	t, ok := s.script.task(first)
+	return s.respondTo([]string{first}, assistants, offered, idPrefix)
+}
+
+// respondTo is respond for a conversation whose user messages are users:
+// its task is the one whose marker the earliest of them holds (an agent
+// may send its environment before the prompt, as a user message).
+func (s *Server) respondTo(users []string, assistants int, offered map[string]Tool, idPrefix string) (string, []part, error) {
+	var t Task
+	ok := false
+	for _, u := range users {
+		if t, ok = s.script.task(u); ok {
+			break
+		}
+	}
 	if !ok {
 		return "", []part{{Text: "Done."}}, nil
 	}
@@ -25,11 +38,12 @@ func (s *Server) respond(first string, assistants int, offered map[string]Tool, 
 		out = append(out, part{Text: st.Say})
 	}
 	for _, a := range st.Calls {
-		name, input, err := s.script.resolve(a, offered)
+		c, err := s.script.resolve(a, offered)
 		if err != nil {
 			return t.Marker, nil, err
 		}
-		out = append(out, part{Call: &Call{ID: nextID(idPrefix), Name: name, Input: input}})
+		c.ID = nextID(idPrefix)
+		out = append(out, part{Call: &c})
 	}
 	return t.Marker, out, nil
 }

@@ -36,10 +36,13 @@ type Request struct {
 	Usage Usage
 }
 
-// Call is a tool call the server made.
+// Call is a tool call the server made: JSON arguments (Input), or the
+// text of a freeform tool (Text, with Freeform set).
 type Call struct {
 	ID, Name string
 	Input    map[string]any
+	Text     string
+	Freeform bool
 }
 
 // Usage is what the server reported a model call cost: input tokens not
@@ -69,6 +72,7 @@ func Start(script Script) *Server {
 	mux.HandleFunc("POST /v1/messages", s.anthropicMessages)
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.anthropicCountTokens)
 	mux.HandleFunc("POST /v1/chat/completions", s.chatCompletions)
+	mux.HandleFunc("POST /v1/responses", s.responses)
 	mux.HandleFunc("POST /chat/completions", s.chatCompletions)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "modeltest: no such endpoint", http.StatusNotFound)
@@ -133,6 +137,8 @@ func (r Request) ToolResults() map[string]string {
 		return anthropicToolResults(r.Body)
 	case "/v1/chat/completions", "/chat/completions":
 		return chatToolResults(r.Body)
+	case "/v1/responses":
+		return responsesToolResults(r.Body)
 	}
 	return map[string]string{}
 }
@@ -147,6 +153,8 @@ func (r Request) ToolCallsSent() map[string]json.RawMessage {
 		return anthropicToolCallsSent(r.Body)
 	case "/v1/chat/completions", "/chat/completions":
 		return chatToolCallsSent(r.Body)
+	case "/v1/responses":
+		return responsesToolCallsSent(r.Body)
 	}
 	return map[string]json.RawMessage{}
 }

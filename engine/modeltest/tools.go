@@ -12,6 +12,9 @@ import (
 type Tool struct {
 	Name   string
 	Params map[string]bool
+	// Freeform marks a tool that takes text, not JSON arguments (the
+	// Responses API's custom tools, such as Codex's apply_patch).
+	Freeform bool
 }
 
 // toolNames lists, per kind of action, the names agents give the tool
@@ -19,8 +22,8 @@ type Tool struct {
 var toolNames = map[Kind][]string{
 	Read:     {"Read", "read_file", "read", "view"},
 	Bash:     {"Bash", "run_shell_command", "bash", "exec_command", "shell"},
-	Edit:     {"Edit", "replace", "edit", "str_replace"},
-	Write:    {"Write", "write_file", "write", "create"},
+	Edit:     {"Edit", "replace", "edit", "str_replace", "apply_patch"},
+	Write:    {"Write", "write_file", "write", "create", "apply_patch"},
 	Subagent: {"Task", "Agent", "task"},
 }
 
@@ -35,19 +38,29 @@ var paramNames = map[string][]string{
 }
 
 // resolve maps a onto the first tool of its kind among those offered, and
-// returns the tool's name and the arguments its schema takes.
-func (s Script) resolve(a Action, offered map[string]Tool) (string, map[string]any, error) {
+// returns the call, without its id: the tool's name and the arguments its
+// schema takes, or a freeform tool's text. A read with no read tool is a
+// shell's cat.
+func (s Script) resolve(a Action, offered map[string]Tool) (Call, error) {
 	for _, name := range toolNames[a.Kind] {
-		if t, ok := offered[name]; ok {
-			return name, s.arguments(a, t), nil
+		t, ok := offered[name]
+		switch {
+		case !ok:
+		case t.Name == "apply_patch":
+			return Call{Name: name, Text: s.patch(a), Freeform: t.Freeform, Input: patchArgs(s.patch(a), t)}, nil
+		default:
+			return Call{Name: name, Input: s.arguments(a, t)}, nil
 		}
+	}
+	if a.Kind == Read {
+		return s.resolve(Action{Kind: Bash, Command: "cat " + s.abs(a.Path)}, offered)
 	}
 	names := make([]string, 0, len(offered))
 	for n := range offered {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return "", nil, fmt.Errorf("modeltest: no %s tool among those offered (%s)", a.Kind, strings.Join(names, ", "))
+	return Call{}, fmt.Errorf("modeltest: no %s tool among those offered (%s)", a.Kind, strings.Join(names, ", "))
 }
 
 // arguments are a's arguments for tool t, under the parameter names its
@@ -110,4 +123,36 @@ func toolOf(name string, props map[string]json.RawMessage) Tool {
 		t.Params[p] = true
 	}
 	return t
+}
+
+// patch is an edit or a write as a patch in the apply_patch format.
+func (s Script) patch(a Action) string {
+	var b strings.Builder
+	b.WriteString("*** Begin Patch\n")
+	switch a.Kind {
+	case Write:
+		b.WriteString("*** Add File: " + s.abs(a.Path) + "\n")
+		for _, l := range strings.Split(strings.TrimSuffix(a.Content, "\n"), "\n") {
+			b.WriteString("+" + l + "\n")
+		}
+	case Edit:
+		b.WriteString("*** Update File: " + s.abs(a.Path) + "\n@@\n")
+		for _, l := range strings.Split(a.Old, "\n") {
+			b.WriteString("-" + l + "\n")
+		}
+		for _, l := range strings.Split(a.New, "\n") {
+			b.WriteString("+" + l + "\n")
+		}
+	}
+	b.WriteString("*** End Patch\n")
+	return b.String()
+}
+
+// patchArgs are the JSON arguments of an apply_patch tool that is a
+// function (its patch under "input"), nil for a freeform one.
+func patchArgs(patch string, t Tool) map[string]any {
+	if t.Freeform {
+		return nil
+	}
+	return map[string]any{"input": patch}
 }

@@ -1,7 +1,6 @@
 package realagents
 
 import (
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/session"
-	"ctxscope/engine/tokens"
 )
 
 // TestCopilotCLI runs GitHub Copilot CLI, bringing its own key to the
@@ -40,35 +38,5 @@ func TestCopilotCLI(t *testing.T) {
 		t.Errorf("format %s, agent %q; want copilot-cli %s", s.Format, s.Agent, agent.version)
 	}
 	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
-	compareChatInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker)
-}
-
-// compareChatInputs checks that each request's input as ctxscope reads it
-// from the log counts, in o200k tokens, within 0.5% of the messages of the
-// Chat Completions body the server received, and states what the log
-// lacks: the tool schemas, which no event records.
-func compareChatInputs(t *testing.T, name string, th *session.Thread, all []modeltest.Request, marker string) {
-	t.Helper()
-	c, err := tokens.ByName("o200k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sent []modeltest.Request
-	for _, r := range all {
-		if r.Task == marker {
-			sent = append(sent, r)
-		}
-	}
-	got := session.BuildRequests(th)
-	worst, schemas := 0.0, 0
-	for k := range min(len(got), len(sent)) {
-		read := inputTokens(c, got[k])
-		msgs, tools := chatBodyTokens(t, c, sent[k].Body)
-		off := math.Abs(float64(read-msgs)) / float64(msgs)
-		worst, schemas = max(worst, off), tools
-		if off > 0.005 {
-			t.Errorf("%s: request %d: ctxscope's input counts %d o200k tokens, the messages sent %d (%.2f%% off)", name, k, read, msgs, 100*off)
-		}
-	}
-	t.Logf("%s: each request's messages within %.3f%% of those sent (o200k); the log lacks the tool schemas, %d tokens a request", name, 100*worst, schemas)
+	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokens, false, 0.005)
 }

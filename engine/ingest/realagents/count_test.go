@@ -2,17 +2,63 @@ package realagents
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
+	"ctxscope/engine/modeltest"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
 
-// anthropicBodyTokens counts a Messages request body with counter c as
-// ctxscope counts a context: the system blocks and the tool schemas (each
-// tool's JSON object) as one system message, then each message's text,
-// tool calls (name and arguments) and tool results.
-func anthropicBodyTokens(t *testing.T, c tokens.Counter, body []byte) int {
+// bodyCounter counts a request body with counter c as ctxscope counts a
+// context: what its messages hold, and apart, its tool schemas (each
+// tool's JSON object as sent).
+type bodyCounter func(t *testing.T, c tokens.Counter, body []byte) (messages, tools int)
+
+// compareInputs checks that each request's input as ctxscope reads it
+// from the log counts, in o200k tokens, within tolerance (a fraction) of
+// the body the server received: its messages and, when the log records
+// them (toolsLogged), its tool schemas. What the log lacks is stated.
+func compareInputs(t *testing.T, name string, th *session.Thread, all []modeltest.Request, marker string, count bodyCounter, toolsLogged bool, tolerance float64) {
+	t.Helper()
+	c, err := tokens.ByName("o200k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []modeltest.Request
+	for _, r := range all {
+		if r.Task == marker {
+			sent = append(sent, r)
+		}
+	}
+	got := session.BuildRequests(th)
+	worst, unlogged := 0.0, 0
+	for k := range min(len(got), len(sent)) {
+		read := inputTokens(c, got[k])
+		want, tools := count(t, c, sent[k].Body)
+		if toolsLogged {
+			want += tools
+		} else {
+			unlogged = tools
+		}
+		off := math.Abs(float64(read-want)) / float64(want)
+		worst = max(worst, off)
+		if off > tolerance {
+			t.Errorf("%s: request %d: ctxscope's input counts %d o200k tokens, what the log can hold of the body %d (%.2f%% off)", name, k, read, want, 100*off)
+		}
+	}
+	if toolsLogged {
+		t.Logf("%s: each request's input within %.3f%% of the body sent (o200k)", name, 100*worst)
+	} else {
+		t.Logf("%s: each request's messages within %.3f%% of those sent (o200k); the log lacks the tool schemas, %d tokens a request", name, 100*worst, unlogged)
+	}
+}
+
+// anthropicBodyTokens counts a Messages request body: the system blocks
+// and each message's text, tool calls (name and arguments) and tool
+// results; and apart, the tool schemas. (ctxscope reads Claude Code's
+// system blocks and tool schemas into one system message.)
+func anthropicBodyTokens(t *testing.T, c tokens.Counter, body []byte) (int, int) {
 	t.Helper()
 	var req struct {
 		System   json.RawMessage   `json:"system"`
@@ -25,7 +71,7 @@ func anthropicBodyTokens(t *testing.T, c tokens.Counter, body []byte) int {
 		t.Fatal(err)
 	}
 	text := func(s string) int { return c.Units(nil, &session.Block{Type: session.BlockText, Text: s}) }
-	system := 0
+	system, tools := 0, 0
 	var sys []struct {
 		Text string `json:"text"`
 	}
@@ -40,10 +86,12 @@ func anthropicBodyTokens(t *testing.T, c tokens.Counter, body []byte) int {
 		system += text(b.Text)
 	}
 	for _, tool := range req.Tools {
-		system += text(string(tool)) // as sent: compact, not HTML-escaped
+		tools += text(string(tool)) // as sent: compact, not HTML-escaped
 	}
+	// One system message holds both: its framing counts once, with the
+	// system blocks.
 	total := 0
-	if system > 0 {
+	if system+tools > 0 {
 		total += c.Tokens(nil, system)
 	}
 	for _, m := range req.Messages {
@@ -83,7 +131,7 @@ func anthropicBodyTokens(t *testing.T, c tokens.Counter, body []byte) int {
 		}
 		total += c.Tokens(nil, units)
 	}
-	return total
+	return total, tools
 }
 
 // inputTokens counts request q's input with counter c, message by message,
@@ -147,6 +195,66 @@ func chatBodyTokens(t *testing.T, c tokens.Counter, body []byte) (messages, tool
 		}
 		for _, tc := range m.ToolCalls {
 			units += c.Units(nil, &session.Block{Type: session.BlockToolCall, ToolName: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
+		}
+		messages += c.Tokens(nil, units)
+	}
+	return messages, tools
+}
+
+// responsesBodyTokens counts a Responses request body: its instructions,
+// each message's text, each function or custom call (name and arguments)
+// and each call's output; and apart, the tool schemas.
+func responsesBodyTokens(t *testing.T, c tokens.Counter, body []byte) (messages, tools int) {
+	t.Helper()
+	var req struct {
+		Instructions string            `json:"instructions"`
+		Tools        []json.RawMessage `json:"tools"`
+		Input        []struct {
+			Type      string          `json:"type"`
+			Content   json.RawMessage `json:"content"`
+			Name      string          `json:"name"`
+			Arguments string          `json:"arguments"`
+			Input     string          `json:"input"`
+			Output    json.RawMessage `json:"output"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	text := func(s string) int { return c.Units(nil, &session.Block{Type: session.BlockText, Text: s}) }
+	for _, tool := range req.Tools {
+		tools += text(string(tool))
+	}
+	if tools > 0 {
+		tools = c.Tokens(nil, tools)
+	}
+	if req.Instructions != "" {
+		messages += c.Tokens(nil, text(req.Instructions))
+	}
+	for _, it := range req.Input {
+		units := 0
+		switch it.Type {
+		case "message":
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			json.Unmarshal(it.Content, &parts)
+			for _, p := range parts {
+				units += text(p.Text)
+			}
+		case "function_call":
+			units += c.Units(nil, &session.Block{Type: session.BlockToolCall, ToolName: it.Name, Arguments: json.RawMessage(it.Arguments)})
+		case "custom_tool_call":
+			arg, _ := json.Marshal(it.Input)
+			units += c.Units(nil, &session.Block{Type: session.BlockToolCall, ToolName: it.Name, Arguments: arg})
+		case "function_call_output", "custom_tool_call_output":
+			var s string
+			if json.Unmarshal(it.Output, &s) != nil {
+				s = string(it.Output)
+			}
+			units += text(s)
+		default:
+			continue
 		}
 		messages += c.Tokens(nil, units)
 	}

@@ -128,3 +128,20 @@ func (sb *sandbox) run(t *testing.T, limit time.Duration, env []string, argv ...
 	}
 	return string(out)
 }
+
+// writeFile writes a file of the agent's configuration into the sandbox,
+// owned by the agent's account.
+func (sb *sandbox) writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sb.uid >= 0 {
+		for p := path; strings.HasPrefix(p, sb.root) && p != sb.root; p = filepath.Dir(p) {
+			os.Lchown(p, sb.uid, sb.gid)
+		}
+	}
+}

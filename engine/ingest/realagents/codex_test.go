@@ -1,0 +1,63 @@
+package realagents
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/session"
+)
+
+// TestCodex runs Codex, configured with the model server as a Responses
+// provider, on the scripted task, and checks ctxscope's reading of its
+// rollout against what the server received and answered.
+func TestCodex(t *testing.T) {
+	agent := pinnedAgent(t, "codex")
+	sb := newSandbox(t, project)
+	srv := modeltest.Start(codingTask(sb.work, false))
+	defer srv.Close()
+	codexHome := filepath.Join(sb.home, ".codex")
+	sb.writeFile(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "mock"
+
+[model_providers.mock]
+name = "mock"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[features]
+enable_request_compression = false
+`, srv.URL))
+	bin := filepath.Join(agent.dir, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
+	sb.run(t, 3*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
+		bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
+
+	logs, _ := filepath.Glob(filepath.Join(codexHome, "sessions", "*", "*", "*", "rollout-*.jsonl"))
+	if len(logs) != 1 {
+		t.Fatalf("want one rollout under $CODEX_HOME/sessions, found %v", logs)
+	}
+	sessions, failed, err := ingest.ReadPaths(logs)
+	if err != nil || len(failed) > 0 || len(sessions) != 1 {
+		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
+	}
+	s := sessions[0]
+	if s.Format != session.FormatCodex || !strings.Contains(s.Agent, agent.version) {
+		t.Errorf("format %s, agent %q; want codex %s", s.Format, s.Agent, agent.version)
+	}
+	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
+	// The log's system prompt is session_meta.base_instructions, which
+	// holds one line (about 30 tokens) that Codex 0.171 leaves out of the
+	// developer message it sends with gpt-5.5: the reading is that much
+	// over, 0.56% of the first request.
+	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, responsesBodyTokens, false, 0.01)
+}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"time"
 )
@@ -73,6 +74,7 @@ func Start(script Script) *Server {
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.anthropicCountTokens)
 	mux.HandleFunc("POST /v1/chat/completions", s.chatCompletions)
 	mux.HandleFunc("POST /v1/responses", s.responses)
+	mux.HandleFunc("POST /v1beta/models/", s.gemini)
 	mux.HandleFunc("POST /chat/completions", s.chatCompletions)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "modeltest: no such endpoint", http.StatusNotFound)
@@ -140,6 +142,9 @@ func (r Request) ToolResults() map[string]string {
 	case "/v1/responses":
 		return responsesToolResults(r.Body)
 	}
+	if strings.HasPrefix(r.Path, "/v1beta/models/") {
+		return geminiToolResults(r.Body)
+	}
 	return map[string]string{}
 }
 
@@ -155,6 +160,9 @@ func (r Request) ToolCallsSent() map[string]json.RawMessage {
 		return chatToolCallsSent(r.Body)
 	case "/v1/responses":
 		return responsesToolCallsSent(r.Body)
+	}
+	if strings.HasPrefix(r.Path, "/v1beta/models/") {
+		return geminiToolCallsSent(r.Body)
 	}
 	return map[string]json.RawMessage{}
 }

@@ -91,6 +91,9 @@ func (s Script) arguments(a Action, t Tool) map[string]any {
 		put("path", s.abs(a.Path))
 		put("old", a.Old)
 		put("new", a.New)
+		if t.Params["instruction"] {
+			args["instruction"] = "replace " + a.Old + " with " + a.New
+		}
 	case Write:
 		put("path", s.abs(a.Path))
 		put("content", a.Content)

@@ -59,6 +59,16 @@ func (d *decoder) Line(raw []byte, n int, out []jsonl.Update) ([]jsonl.Update, e
 		if json.Unmarshal(probe.Set, &h) == nil {
 			h.apply(d.w.s)
 		}
+		// 0.6x sets the first messages this way (the session context it
+		// sends before the prompt); a message already read is replaced.
+		var set struct {
+			Messages []json.RawMessage `json:"messages"`
+		}
+		if json.Unmarshal(probe.Set, &set) == nil {
+			for _, m := range set.Messages {
+				d.w.message(m, n, d.file)
+			}
+		}
 	case probe.SessionID != "" && probe.Type == "":
 		var h header
 		if json.Unmarshal(raw, &h) == nil {

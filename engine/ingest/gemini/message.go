@@ -74,6 +74,12 @@ func convert(cm *chatMessage) converted {
 	ts := norm.Time(cm.Timestamp)
 	switch cm.Type {
 	case "user":
+		if onlyResponses(cm.Content) {
+			// Gemini CLI 0.6x writes each call's results twice: within the
+			// model's record (read below) and again as a user record of
+			// functionResponse parts, which would be an empty user turn.
+			return converted{kind: session.EntryMeta, value: "functionResponse"}
+		}
 		return converted{kind: session.EntryMessage, message: &session.Message{Role: session.RoleUser, Time: ts, Blocks: contentBlocks(cm.Content)}}
 	case "gemini":
 		m := &session.Message{Role: session.RoleAssistant, Provider: "google", Model: cm.Model, Time: ts}
@@ -86,7 +92,7 @@ func convert(cm *chatMessage) converted {
 		m.Blocks = append(m.Blocks, contentBlocks(cm.Content)...)
 		var results []session.Block
 		for _, tc := range cm.ToolCalls {
-			m.Blocks = append(m.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: tc.ID, ToolName: tc.Name, Arguments: norm.NonNull(tc.Args)})
+			m.Blocks = append(m.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: wireCallID(tc.ID, tc.Name), ToolName: tc.Name, Arguments: norm.NonNull(tc.Args)})
 			results = append(results, toolResult(tc))
 		}
 		if t := cm.Tokens; t != nil {
@@ -104,7 +110,7 @@ func convert(cm *chatMessage) converted {
 // toolResult is a call's result as the model reads it: the function
 // responses' output (or whole response), an error when the call failed.
 func toolResult(tc toolCall) session.Block {
-	b := session.Block{Type: session.BlockToolResult, ToolCallID: tc.ID, ToolName: tc.Name, IsError: tc.Status == "error" || tc.Status == "cancelled"}
+	b := session.Block{Type: session.BlockToolResult, ToolCallID: wireCallID(tc.ID, tc.Name), ToolName: tc.Name, IsError: tc.Status == "error" || tc.Status == "cancelled"}
 	for _, p := range tc.Result {
 		if p.Response != nil {
 			b.Content = append(b.Content, session.Block{Type: session.BlockText, Text: responseText(p.Response.Response)})
@@ -156,4 +162,30 @@ func contentBlocks(raw json.RawMessage) []session.Block {
 		}
 	}
 	return out
+}
+
+// wireCallID is the id of a call as the model sent it and receives it
+// back. Gemini CLI names a call NAME__ID when the model gave it an id
+// (the API's functionCall.id), and logs that name; what goes over the wire
+// is the model's id.
+func wireCallID(id, name string) string {
+	if rest, ok := strings.CutPrefix(id, name+"__"); ok && rest != "" {
+		return rest
+	}
+	return id
+}
+
+// onlyResponses reports whether a user record's content is a list of
+// functionResponse parts and nothing else.
+func onlyResponses(raw json.RawMessage) bool {
+	var parts []part
+	if json.Unmarshal(raw, &parts) != nil || len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		if p.Response == nil {
+			return false
+		}
+	}
+	return true
 }

@@ -42,8 +42,8 @@ func TestClaudeCode(t *testing.T) {
 	main, sub := threadsOf(t, s)
 	compareThread(t, "main", main, srv.Requests(), mainMarker)
 	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
-	compareInputs(t, "main", main, srv.Requests(), mainMarker, anthropicBodyTokens, true, 0.005)
-	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, anthropicBodyTokens, true, 0.005)
+	compareInputs(t, "main", main, srv.Requests(), mainMarker, anthropicBodyTokens, "", 0.005)
+	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, anthropicBodyTokens, "", 0.005)
 }
 
 // threadsOf returns the main thread and the one subagent thread of s.

@@ -38,5 +38,5 @@ func TestCopilotCLI(t *testing.T) {
 		t.Errorf("format %s, agent %q; want copilot-cli %s", s.Format, s.Agent, agent.version)
 	}
 	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
-	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokens, false, 0.005)
+	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokens, "the tool schemas", 0.005)
 }

@@ -1,0 +1,41 @@
+package realagents
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/session"
+)
+
+// TestGeminiCLI runs Gemini CLI, with an API key and its base URL set to
+// the model server, on the scripted task, and checks ctxscope's reading of
+// its chat log against what the server received and answered.
+func TestGeminiCLI(t *testing.T) {
+	agent := pinnedAgent(t, "gemini-cli")
+	sb := newSandbox(t, project)
+	srv := modeltest.Start(codingTask(sb.work, false))
+	defer srv.Close()
+	sb.writeFile(t, filepath.Join(sb.home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}},`+
+		`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"general":{"disableAutoUpdate":true,"disableUpdateNag":true},"ide":{"enabled":false}}`)
+	sb.run(t, 3*time.Minute, []string{"GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL=" + srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},
+		"/usr/bin/node", filepath.Join(agent.dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
+		"-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format", "json")
+
+	logs, _ := filepath.Glob(filepath.Join(sb.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
+	if len(logs) != 1 {
+		t.Fatalf("want one chat under ~/.gemini/tmp, found %v", logs)
+	}
+	sessions, failed, err := ingest.ReadPaths(logs)
+	if err != nil || len(failed) > 0 || len(sessions) != 1 {
+		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
+	}
+	s := sessions[0]
+	if s.Format != session.FormatGemini {
+		t.Errorf("format %s, want gemini-cli (the chat records no CLI version)", s.Format)
+	}
+	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
+	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
+}

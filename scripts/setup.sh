@@ -11,7 +11,7 @@ GOLANGCI_LINT_VERSION=v2.15.0
 GOBIN="$(go env GOPATH)/bin"
 
 build_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev)
-test_pkgs=(xvfb xauth xdotool imagemagick chromium fonts-liberation graphviz postgresql util-linux)
+test_pkgs=(xvfb xauth xdotool imagemagick chromium fonts-liberation graphviz postgresql util-linux ripgrep)
 bench_pkgs=(graphviz postgresql)
 
 log() { printf 'setup: %s\n' "$*" >&2; }

@@ -152,7 +152,7 @@ func ReadEach(r io.Reader, name string, emit func(*session.Session) error) error
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return fmt.Errorf("read %s: %w", name, err)
 	}
-	im, err := detectHead(head, name)
+	im, err := detectFile(head, name)
 	if err != nil {
 		return err
 	}
@@ -256,7 +256,7 @@ func ReadFileEach(path string, emit func(*session.Session) error) error {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
-	im, err := detectHead(head[:n], path)
+	im, err := detectFile(head[:n], path)
 	if err != nil {
 		return err
 	}
@@ -264,4 +264,19 @@ func ReadFileEach(path string, emit func(*session.Session) error) error {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
 	return importEach(im, f, path, emit)
+}
+
+// detectFile detects the format of the file at path (a reader's name is
+// its path), which starts with head. A SQLite database is told by its schema, which SQLite reads
+// wherever its pages lie (OpenCode 1.18 defines its tables past the first
+// 64 KiB, and a live database keeps them in its write-ahead log); other
+// files by their head.
+func detectFile(head []byte, path string) (Importer, error) {
+	if opencode.IsSQLite(head) {
+		if opencode.IsDatabase(path) {
+			return opencode.Importer{}, nil
+		}
+		return nil, fmt.Errorf("%s: %w: a SQLite database without OpenCode's tables (session, message, part with their ids and data)", path, ErrUnknownFormat)
+	}
+	return detectHead(head, path)
 }

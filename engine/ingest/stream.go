@@ -30,7 +30,7 @@ func Stream(r io.Reader, name string, fn func(jsonl.Update) error) (*session.Ses
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	im, err := detectHead(head, name)
+	im, err := detectFile(head, name)
 	if err != nil {
 		return nil, err
 	}

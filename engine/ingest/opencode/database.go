@@ -12,12 +12,54 @@ import (
 	"ctxscope/engine/session"
 )
 
+// openDatabase opens an opencode.db read-only, through SQLite, which
+// reads its write-ahead log too: a live session's rows sit there.
+func openDatabase(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// IsDatabase reports whether the SQLite database at path is an OpenCode
+// database: its schema, read by SQLite (wherever its pages lie, the
+// write-ahead log included), has the tables session, message and part
+// with the columns ctxscope reads. A file SQLite cannot open is not one.
+func IsDatabase(path string) bool {
+	db, err := openDatabase(path)
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	for table, cols := range map[string][]string{"session": {"id", "time_created"}, "message": {"id", "session_id", "data"}, "part": {"id", "message_id", "data"}} {
+		found := map[string]bool{}
+		rows, err := db.Query(`SELECT name FROM pragma_table_info(?)`, table)
+		if err != nil {
+			return false
+		}
+		for rows.Next() {
+			var name string
+			if rows.Scan(&name) == nil {
+				found[name] = true
+			}
+		}
+		rows.Close()
+		for _, c := range cols {
+			if !found[c] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // readDatabase reads every session of an opencode.db, in order of
 // creation, passing each to emit.
 func readDatabase(path string, emit func(*session.Session) error) error {
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(5000)")
+	db, err := openDatabase(path)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
+		return err
 	}
 	defer db.Close()
 	rows, err := db.Query(`SELECT id FROM session ORDER BY time_created, id`)

@@ -21,6 +21,10 @@ func (Importer) Format() session.Format { return session.FormatOpenCode }
 // sqliteHeader starts every SQLite database file.
 var sqliteHeader = []byte("SQLite format 3\x00")
 
+// IsSQLite reports whether head starts a SQLite database file, whose
+// format only its schema tells (IsDatabase).
+func IsSQLite(head []byte) bool { return bytes.HasPrefix(head, sqliteHeader) }
+
 // tables finds the CREATE TABLE statements of OpenCode's tables, which
 // SQLite keeps in its schema on the first page.
 var tables = regexp.MustCompile("CREATE TABLE [`\"]?(session|message|part)[`\"]?\\s*\\(")

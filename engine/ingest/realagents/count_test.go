@@ -161,10 +161,21 @@ func inputTokens(c tokens.Counter, q *session.Request) int {
 // arguments) and tool results; and apart, the tool schemas (each tool's
 // JSON object as sent), which no message holds.
 func chatBodyTokens(t *testing.T, c tokens.Counter, body []byte) (messages, tools int) {
+	return chatBody(t, c, body, true)
+}
+
+// chatBodyTokensNoSystem is chatBodyTokens for an agent whose log holds no
+// system prompt: the system messages count with the tool schemas.
+func chatBodyTokensNoSystem(t *testing.T, c tokens.Counter, body []byte) (messages, rest int) {
+	return chatBody(t, c, body, false)
+}
+
+func chatBody(t *testing.T, c tokens.Counter, body []byte, systemLogged bool) (messages, tools int) {
 	t.Helper()
 	var req struct {
 		Tools    []json.RawMessage `json:"tools"`
 		Messages []struct {
+			Role      string          `json:"role"`
 			Content   json.RawMessage `json:"content"`
 			ToolCalls []struct {
 				Function struct {
@@ -200,6 +211,10 @@ func chatBodyTokens(t *testing.T, c tokens.Counter, body []byte) (messages, tool
 		}
 		for _, tc := range m.ToolCalls {
 			units += c.Units(nil, &session.Block{Type: session.BlockToolCall, ToolName: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
+		}
+		if m.Role == "system" && !systemLogged {
+			tools += c.Tokens(nil, units)
+			continue
 		}
 		messages += c.Tokens(nil, units)
 	}

@@ -1,0 +1,43 @@
+package realagents
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/session"
+)
+
+// TestOpenCode runs OpenCode, with the model server as an
+// OpenAI-compatible provider, on the scripted task, and checks ctxscope's
+// reading of its opencode.db (most of whose rows are still in the
+// write-ahead log) against what the server received and answered.
+func TestOpenCode(t *testing.T) {
+	agent := pinnedAgent(t, "opencode")
+	sb := newSandbox(t, project)
+	srv := modeltest.Start(codingTask(sb.work, false))
+	defer srv.Close()
+	sb.writeFile(t, filepath.Join(sb.home, ".config", "opencode", "opencode.json"), fmt.Sprintf(`{
+  "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "mock", "options": {"baseURL": "%s/v1", "apiKey": "test-key"},
+    "models": {"gpt-4.1": {"name": "gpt-4.1", "tool_call": true, "limit": {"context": 128000, "output": 16000}}}}},
+  "permission": {"*": "allow"}, "autoupdate": false, "share": "disabled"
+}`, srv.URL))
+	sb.run(t, 4*time.Minute, []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1"},
+		filepath.Join(agent.dir, "node_modules", "opencode-linux-x64", "bin", "opencode"), "run", "--model", "mock/gpt-4.1", "--format", "json", prompt)
+
+	db := filepath.Join(sb.home, ".local", "share", "opencode", "opencode.db")
+	sessions, failed, err := ingest.ReadPaths([]string{db})
+	if err != nil || len(failed) > 0 || len(sessions) != 1 {
+		t.Fatalf("reading %s: %d sessions, failed %v, %v", db, len(sessions), failed, err)
+	}
+	s := sessions[0]
+	if s.Format != session.FormatOpenCode || !strings.Contains(s.Agent, agent.version) {
+		t.Errorf("format %s, agent %q; want opencode %s", s.Format, s.Agent, agent.version)
+	}
+	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
+	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokensNoSystem, "the system prompt and the tool schemas", 0.005)
+}

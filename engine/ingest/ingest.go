@@ -12,15 +12,19 @@ package ingest
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"ctxscope/engine/ingest/claude"
 	"ctxscope/engine/ingest/codex"
 	"ctxscope/engine/ingest/copilot"
 	"ctxscope/engine/ingest/gemini"
 	"ctxscope/engine/ingest/inspect"
+	"ctxscope/engine/ingest/internal/jsondoc"
 	"ctxscope/engine/ingest/jsonl"
 	"ctxscope/engine/ingest/minisweagent"
 	"ctxscope/engine/ingest/normalized"
@@ -278,5 +282,32 @@ func detectFile(head []byte, path string) (Importer, error) {
 		}
 		return nil, fmt.Errorf("%s: %w: a SQLite database without OpenCode's tables (session, message, part with their ids and data)", path, ErrUnknownFormat)
 	}
-	return detectHead(head, path)
+	im, err := detectHead(head, path)
+	if err == nil || !errors.Is(err, ErrUnknownFormat) || !firstValueCut(head) {
+		return im, err
+	}
+	// The head ends inside the document's first value: detection reads
+	// the whole document's outline instead (jsondoc.Outline).
+	f, oerr := os.Open(path)
+	if oerr != nil {
+		return nil, err
+	}
+	defer f.Close()
+	outline, oerr := jsondoc.Outline(f)
+	if oerr != nil {
+		return nil, err
+	}
+	return detectHead(outline, path)
+}
+
+// firstValueCut reports whether head holds the start of a JSON object or
+// array that it does not hold whole.
+func firstValueCut(head []byte) bool {
+	head = bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n")
+	if len(head) == 0 || (head[0] != '{' && head[0] != '[') {
+		return false
+	}
+	var v json.RawMessage
+	err := json.NewDecoder(bytes.NewReader(head)).Decode(&v)
+	return errors.Is(err, io.ErrUnexpectedEOF)
 }

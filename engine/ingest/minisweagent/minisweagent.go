@@ -60,7 +60,11 @@ func (Importer) Sniff(head []byte) bool {
 	if strings.HasPrefix(sh.Strings["trajectory_format"], "mini-swe-agent") {
 		return true
 	}
-	return sh.Has("messages") && sh.Has("info") && !sh.Has("trajectory", "history")
+	// Its messages are chat messages: an export of another agent's
+	// {info, messages} (OpenCode's, whose messages are {info, parts}) is
+	// not mini-swe-agent's.
+	return sh.Has("messages") && sh.Has("info") && !sh.Has("trajectory", "history") &&
+		sh.ElementHas("role") && !sh.ElementHas("parts", "info")
 }
 
 // message is a chat message with mini-swe-agent's extra.

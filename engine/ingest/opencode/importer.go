@@ -45,11 +45,13 @@ func (Importer) Sniff(head []byte) bool {
 	return kind(head) != ""
 }
 
-// kind tells which storage record head is: "session", "message", "part"
-// or "".
+// kind tells which storage record head is: "session", "message", "part",
+// "export" (what `opencode export` writes) or "".
 func kind(head []byte) string {
-	sh := jsondoc.ReadShape(head, "")
+	sh := jsondoc.ReadShape(head, "messages")
 	switch {
+	case !sh.Array && sh.Has("info") && sh.Has("messages") && sh.ElementHas("info") && sh.ElementHas("parts"):
+		return "export"
 	case sh.Array || !sh.Has("id"):
 		return ""
 	case sh.Has("projectID") && sh.Has("time") && !sh.Has("role"):
@@ -85,7 +87,8 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 	if bytes.HasPrefix(head, sqliteHeader) {
 		return readDatabase(name, emit)
 	}
-	switch kind(head) {
+	k := kind(head)
+	switch k {
 	case "message", "part":
 		return fmt.Errorf("%s: %w", name, ErrNotASession)
 	}
@@ -93,9 +96,22 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", name, err)
 	}
+	if k == "export" || (k == "" && kind(outlineOf(head, rest)) == "export") {
+		return emit(readExport(append(head, rest...), name))
+	}
 	s, err := readStorage(append(head, rest...), name)
 	if err != nil {
 		return err
 	}
 	return emit(s)
+}
+
+// outlineOf is the outline of the document head and rest make, for a
+// head too short to tell an export by.
+func outlineOf(head, rest []byte) []byte {
+	o, err := jsondoc.Outline(io.MultiReader(bytes.NewReader(head), bytes.NewReader(rest)))
+	if err != nil {
+		return nil
+	}
+	return o
 }

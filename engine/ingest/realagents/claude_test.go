@@ -40,6 +40,9 @@ func TestClaudeCode(t *testing.T) {
 		t.Errorf("format %s, agent %q; want claude-code %s", s.Format, s.Agent, agent.version)
 	}
 	main, sub := threadsOf(t, s)
+	if !strings.HasPrefix(s.Title, mainMarker) {
+		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
+	}
 	compareThread(t, "main", main, srv.Requests(), mainMarker)
 	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
 	compareInputs(t, "main", main, srv.Requests(), mainMarker, anthropicBodyTokens, "", 0.005)

@@ -54,6 +54,9 @@ enable_request_compression = false
 	if s.Format != session.FormatCodex || !strings.Contains(s.Agent, agent.version) {
 		t.Errorf("format %s, agent %q; want codex %s", s.Format, s.Agent, agent.version)
 	}
+	if !strings.HasPrefix(s.Title, mainMarker) {
+		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
+	}
 	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
 	// The log's system prompt is session_meta.base_instructions, which
 	// holds one line (about 30 tokens) that Codex 0.171 leaves out of the

@@ -37,6 +37,9 @@ func TestCopilotCLI(t *testing.T) {
 	if s.Format != session.FormatCopilot || !strings.Contains(s.Agent, agent.version) {
 		t.Errorf("format %s, agent %q; want copilot-cli %s", s.Format, s.Agent, agent.version)
 	}
+	if !strings.HasPrefix(s.Title, mainMarker) {
+		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
+	}
 	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
 	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokens, "the tool schemas", 0.005)
 }

@@ -2,6 +2,7 @@ package realagents
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,6 +36,9 @@ func TestGeminiCLI(t *testing.T) {
 	s := sessions[0]
 	if s.Format != session.FormatGemini {
 		t.Errorf("format %s, want gemini-cli (the chat records no CLI version)", s.Format)
+	}
+	if !strings.HasPrefix(s.Title, mainMarker) {
+		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}
 	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
 	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)

@@ -83,8 +83,11 @@ func Text(s string) []session.Block {
 	return []session.Block{{Type: session.BlockText, Text: s}}
 }
 
-// Title returns the first line of the first user message of t, cut to 80
-// characters, as a fallback session title.
+// Title returns the first line of what the user wrote first in t, cut to
+// 80 characters, as a fallback session title. Context an agent injects
+// into user messages, wrapped in a tag of its own (<current_datetime>,
+// <environment_context>, <session_context>, <system-reminder>), is passed
+// over: it is not what the user asked.
 func Title(t *session.Thread) string {
 	if t == nil {
 		return ""
@@ -94,12 +97,38 @@ func Title(t *session.Thread) string {
 			continue
 		}
 		for _, bl := range e.Message.Blocks {
-			if bl.Type == session.BlockText && strings.TrimSpace(bl.Text) != "" {
-				return Short(bl.Text, 80)
+			if bl.Type != session.BlockText {
+				continue
+			}
+			if text := WithoutInjected(bl.Text); text != "" {
+				return Short(text, 80)
 			}
 		}
 	}
 	return ""
+}
+
+// WithoutInjected returns text without the tagged sections that lead it:
+// <name>…</name>, one after another, as agents inject context before what
+// the user wrote. Text that is all such sections comes back "".
+func WithoutInjected(text string) string {
+	rest := strings.TrimSpace(text)
+	for strings.HasPrefix(rest, "<") {
+		end := strings.IndexByte(rest, '>')
+		if end < 2 {
+			break
+		}
+		name := rest[1:end]
+		if strings.IndexFunc(name, func(r rune) bool { return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
+			break
+		}
+		closing := strings.Index(rest, "</"+name+">")
+		if closing < 0 {
+			break
+		}
+		rest = strings.TrimSpace(rest[closing+len(name)+3:])
+	}
+	return rest
 }
 
 // TaskTitle returns a title for a task statement: its first line that says

@@ -55,6 +55,7 @@ func Stream(r io.Reader, name string, fn func(jsonl.Update) error) (*session.Ses
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
 		f.Feed(line, lr.Line(), lr.Partial())
+		lr.DropHugeLine() // the decoder copied what it keeps of the line
 		for _, u := range f.Updates {
 			if err := fn(u); err != nil {
 				return nil, err

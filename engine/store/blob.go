@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"unsafe"
 )
 
 // blobThreshold is the size from which a block's text or arguments are
@@ -12,6 +13,14 @@ import (
 // Tool outputs re-read across a session (the same file read twice, the
 // same listing) then cost their size once.
 const blobThreshold = 4 << 10
+
+// readOnlyBytes is s as bytes, without a copy: splitLarge and putBlob
+// only hash a text and hand it to the driver, which copies it into
+// SQLite. A 200 MB block was copied whole here before, beside the decoded
+// text and SQLite's own copy. The bytes must never be written.
+func readOnlyBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
 
 // contentHash returns the hex SHA-256 of data.
 func contentHash(data []byte) string {

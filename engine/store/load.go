@@ -219,12 +219,15 @@ func fillBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args
 // scanBlock reads one row of the blocks query.
 func scanBlock(rows *sql.Rows) (id, entryID int64, parent sql.NullInt64, b session.Block, err error) {
 	var (
-		typ, mime                     string
-		text, textBlob, args, details []byte
-		contentEmpty                  bool
+		typ, mime      string
+		text, textBlob sql.RawBytes
+		args, details  []byte
+		contentEmpty   bool
 	)
 	// A text is inline (the text column) or, when large, in the blob
-	// table: bytes in both engines, while the text column is text.
+	// table: bytes in both engines, while the text column is text. It is
+	// scanned as the driver's bytes and copied once, into the block's
+	// string (scanned into []byte, a 200 MB text was copied twice).
 	err = rows.Scan(&id, &entryID, &parent, &typ, &text, &textBlob, &b.Redacted, &b.ToolCallID, &b.ToolName,
 		&args, &b.IsError, &details, &mime, &contentEmpty, &b.Size, &b.Implicit)
 	if err != nil {

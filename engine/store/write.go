@@ -102,7 +102,7 @@ func (w *txWriter) insertBlocks(entryID int64, parent sql.NullInt64, bs []sessio
 		b := &bs[i]
 		var text []byte
 		if b.Text != "" {
-			text = []byte(b.Text)
+			text = readOnlyBytes(b.Text)
 		}
 		textInline, textRef, err := w.splitLarge(text, true)
 		if err != nil {

@@ -111,6 +111,15 @@ func (r *Reader) readLine() ([]byte, error) {
 	}
 }
 
+// DropHugeLine lets go of the room a huge line was read into, once the
+// line is no longer used (its decoder has copied what it keeps), so that
+// what is done with the record is not done beside the line.
+func (r *Reader) DropHugeLine() {
+	if cap(r.buf) > keptLineBuffer {
+		r.buf = nil
+	}
+}
+
 // keptLineBuffer is the most room the reader keeps from one line to the
 // next.
 const keptLineBuffer = 4 << 20

@@ -158,6 +158,9 @@ func printReport(w io.Writer, r *report.Report) {
 		}
 		fmt.Fprintf(tw, "calibration\treported ≈ %.0f + %.3f × %s (%d reported requests); %s\n", c.Overhead, c.Ratio, c.Counter, c.N, errs)
 	}
+	if line := inputSourceLine(r); line != "" {
+		fmt.Fprintf(tw, "input source\t%s\n", line)
+	}
 	if r.WithUsage > 0 {
 		fmt.Fprintf(tw, "reported usage\t%s, by %d of %d responses\n", usageLine(r.Usage), r.WithUsage, r.Requests)
 	} else {
@@ -218,4 +221,25 @@ func usageLine(u session.Usage) string {
 		out += fmt.Sprintf(", cost $%.4f recorded", u.Cost)
 	}
 	return out
+}
+
+// inputSourceLine says where the requests' inputs come from and what the
+// log lacks of them, as the report's per-request sources do.
+func inputSourceLine(r *report.Report) string {
+	n := len(r.RequestTokens)
+	if n == 0 {
+		return ""
+	}
+	last := r.RequestTokens[n-1]
+	lacks := ""
+	if r.InputLacks != "" {
+		lacks = "; the log lacks " + r.InputLacks
+	}
+	switch last.Source {
+	case report.SourceRequestRecord:
+		return "request records: each request as the agent sent it"
+	case report.SourceEstimated:
+		return fmt.Sprintf("transcript + estimated remainder%s, %d tokens at the last request (from the provider's usage)", lacks, last.Remainder)
+	}
+	return "transcript" + lacks
 }

@@ -57,6 +57,9 @@ type Report struct {
 	// Calibration fits reported ≈ overhead + ratio × counted online over
 	// every thread; requestTokens[].calibrated are its predictions.
 	Calibration *tokens.Calibration `json:"calibration,omitempty"`
+	// InputLacks names what the log does not hold of a request (say,
+	// "the tool schemas"), "" when it holds it whole or that is not known.
+	InputLacks string `json:"inputLacks,omitempty"`
 
 	Compactions []Compaction         `json:"compactions"`
 	Episodes    []cwl.Segment        `json:"episodes"`
@@ -74,6 +77,11 @@ type RequestTokens struct {
 	// Calibrated is the input predicted from the requests before this
 	// one (see Report.Calibration).
 	Calibrated int `json:"calibrated"`
+	// Source says where the input's figures come from: SourceRequestRecord,
+	// SourceTranscript or SourceEstimated, whose Remainder is the part the
+	// provider counted beyond the log's messages, estimated from usage.
+	Source    string `json:"source"`
+	Remainder int    `json:"remainder,omitempty"`
 }
 
 // Compaction is a compaction marker of the source agent.
@@ -151,16 +159,19 @@ func (r *Report) calibrate(s *session.Session, ledgers []*tokens.Ledger) {
 	}
 	threads, cal := Calibrate(s.Threads, l)
 	r.Calibration = &cal
+	var main []tokens.Prediction
 	for _, tc := range threads {
 		if tc.Thread != s.Main() {
 			continue
 		}
+		main = tc.Predictions
 		for k, p := range tc.Predictions {
 			if k < len(r.RequestTokens) {
 				r.RequestTokens[k].Calibrated = p.Tokens
 			}
 		}
 	}
+	r.setSources(s, main)
 }
 
 func (r *Report) countThread(t *session.Thread, ledgers []*tokens.Ledger) {

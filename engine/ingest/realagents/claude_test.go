@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"ctxscope/engine/ingest"
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/session"
 )
@@ -27,18 +26,7 @@ func TestClaudeCode(t *testing.T) {
 		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
 		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
 
-	logs, _ := filepath.Glob(filepath.Join(sb.home, ".claude", "projects", "*", "*.jsonl"))
-	if len(logs) != 1 {
-		t.Fatalf("want one transcript under ~/.claude/projects, found %v", logs)
-	}
-	sessions, failed, err := ingest.ReadPaths(logs)
-	if err != nil || len(failed) > 0 || len(sessions) != 1 {
-		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
-	}
-	s := sessions[0]
-	if s.Format != session.FormatClaudeCode || !strings.Contains(s.Agent, agent.version) {
-		t.Errorf("format %s, agent %q; want claude-code %s", s.Format, s.Agent, agent.version)
-	}
+	s := readLog(t, filepath.Join(sb.home, ".claude", "projects", "*", "*.jsonl"), session.FormatClaudeCode, agent.version)
 	main, sub := threadsOf(t, s)
 	if !strings.HasPrefix(s.Title, mainMarker) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)

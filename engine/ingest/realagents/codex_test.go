@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"ctxscope/engine/ingest"
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/session"
 )
@@ -42,18 +41,7 @@ enable_request_compression = false
 	sb.run(t, 3*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
 		bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
 
-	logs, _ := filepath.Glob(filepath.Join(codexHome, "sessions", "*", "*", "*", "rollout-*.jsonl"))
-	if len(logs) != 1 {
-		t.Fatalf("want one rollout under $CODEX_HOME/sessions, found %v", logs)
-	}
-	sessions, failed, err := ingest.ReadPaths(logs)
-	if err != nil || len(failed) > 0 || len(sessions) != 1 {
-		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
-	}
-	s := sessions[0]
-	if s.Format != session.FormatCodex || !strings.Contains(s.Agent, agent.version) {
-		t.Errorf("format %s, agent %q; want codex %s", s.Format, s.Agent, agent.version)
-	}
+	s := readLog(t, filepath.Join(codexHome, "sessions", "*", "*", "*", "rollout-*.jsonl"), session.FormatCodex, agent.version)
 	if !strings.HasPrefix(s.Title, mainMarker) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"ctxscope/engine/ingest"
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/session"
 )
@@ -25,18 +24,7 @@ func TestCopilotCLI(t *testing.T) {
 		"COPILOT_PROVIDER_API_KEY=test-key", "COPILOT_PROVIDER_WIRE_API=completions", "COPILOT_MODEL=gpt-4.1"},
 		bin, "-p", prompt, "--allow-all-tools", "--no-auto-update", "--disable-client-telemetry", "--model", "gpt-4.1")
 
-	logs, _ := filepath.Glob(filepath.Join(sb.home, ".copilot", "session-state", "*", "events.jsonl"))
-	if len(logs) != 1 {
-		t.Fatalf("want one events.jsonl under ~/.copilot/session-state, found %v", logs)
-	}
-	sessions, failed, err := ingest.ReadPaths(logs)
-	if err != nil || len(failed) > 0 || len(sessions) != 1 {
-		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
-	}
-	s := sessions[0]
-	if s.Format != session.FormatCopilot || !strings.Contains(s.Agent, agent.version) {
-		t.Errorf("format %s, agent %q; want copilot-cli %s", s.Format, s.Agent, agent.version)
-	}
+	s := readLog(t, filepath.Join(sb.home, ".copilot", "session-state", "*", "events.jsonl"), session.FormatCopilot, agent.version)
 	if !strings.HasPrefix(s.Title, mainMarker) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"ctxscope/engine/ingest"
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/session"
 )
@@ -25,18 +24,8 @@ func TestGeminiCLI(t *testing.T) {
 		"/usr/bin/node", filepath.Join(agent.dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
 		"-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format", "json")
 
-	logs, _ := filepath.Glob(filepath.Join(sb.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
-	if len(logs) != 1 {
-		t.Fatalf("want one chat under ~/.gemini/tmp, found %v", logs)
-	}
-	sessions, failed, err := ingest.ReadPaths(logs)
-	if err != nil || len(failed) > 0 || len(sessions) != 1 {
-		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
-	}
-	s := sessions[0]
-	if s.Format != session.FormatGemini {
-		t.Errorf("format %s, want gemini-cli (the chat records no CLI version)", s.Format)
-	}
+	// The chat records no CLI version.
+	s := readLog(t, filepath.Join(sb.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"), session.FormatGemini, "")
 	if !strings.HasPrefix(s.Title, mainMarker) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ctxscope/engine/ingest"
+	"ctxscope/engine/session"
 )
 
 // repoRoot is the repository's root, from this file's place in it.
@@ -144,4 +147,24 @@ func (sb *sandbox) writeFile(t *testing.T, path, text string) {
 			os.Lchown(p, sb.uid, sb.gid)
 		}
 	}
+}
+
+// readLog reads the agent's log, the one file the glob pattern matches, as
+// one session of format (with the agent's version in its agent name when
+// version is not ""), failing the test otherwise.
+func readLog(t *testing.T, pattern string, format session.Format, version string) *session.Session {
+	t.Helper()
+	logs, _ := filepath.Glob(pattern)
+	if len(logs) != 1 {
+		t.Fatalf("want one log matching %s, found %v", pattern, logs)
+	}
+	sessions, failed, err := ingest.ReadPaths(logs)
+	if err != nil || len(failed) > 0 || len(sessions) != 1 {
+		t.Fatalf("reading %s: %d sessions, failed %v, %v", logs[0], len(sessions), failed, err)
+	}
+	s := sessions[0]
+	if s.Format != format || !strings.Contains(s.Agent, version) {
+		t.Errorf("format %s, agent %q; want %s %s", s.Format, s.Agent, format, version)
+	}
+	return s
 }

@@ -3,11 +3,9 @@ package realagents
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"ctxscope/engine/ingest"
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/session"
 )
@@ -29,15 +27,7 @@ func TestOpenCode(t *testing.T) {
 	sb.run(t, 4*time.Minute, []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1"},
 		filepath.Join(agent.dir, "node_modules", "opencode-linux-x64", "bin", "opencode"), "run", "--model", "mock/gpt-4.1", "--format", "json", prompt)
 
-	db := filepath.Join(sb.home, ".local", "share", "opencode", "opencode.db")
-	sessions, failed, err := ingest.ReadPaths([]string{db})
-	if err != nil || len(failed) > 0 || len(sessions) != 1 {
-		t.Fatalf("reading %s: %d sessions, failed %v, %v", db, len(sessions), failed, err)
-	}
-	s := sessions[0]
-	if s.Format != session.FormatOpenCode || !strings.Contains(s.Agent, agent.version) {
-		t.Errorf("format %s, agent %q; want opencode %s", s.Format, s.Agent, agent.version)
-	}
+	s := readLog(t, filepath.Join(sb.home, ".local", "share", "opencode", "opencode.db"), session.FormatOpenCode, agent.version)
 	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
 	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokensNoSystem, "the system prompt and the tool schemas", 0.005)
 }

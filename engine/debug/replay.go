@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"ctxscope/engine/cwl"
+	"ctxscope/engine/report"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 )
@@ -44,6 +45,9 @@ type Replay struct {
 
 	truth    truth
 	uncapped *Uncapped
+	// source is the sentence that says what the log holds of a request
+	// (sourceNote).
+	source string
 }
 
 // viewReplayer returns the replayer of single-request views, a twin of
@@ -90,7 +94,7 @@ func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*
 	if err != nil {
 		return nil, err
 	}
-	rep := &Replay{Thread: t, ledger: l, reqs: reqs, rep: r, Locator: NewLocator(t, reqs), truth: tr}
+	rep := &Replay{Thread: t, ledger: l, reqs: reqs, rep: r, Locator: NewLocator(t, reqs), truth: tr, source: sourceNote(s, t)}
 	if err := rep.measureUncapped(); err != nil {
 		return nil, err
 	}
@@ -265,7 +269,7 @@ func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
 		Before: u.Before, After: make([]int, n), Cached: []int{}, Context: u.Context, Lines: u.Lines,
 		Cats: [][]int32{}, Evictions: make([]Mark, 0, evicted), Restored: make([]Mark, 0, restored), Unreachable: make([]Over, 0, over),
 		Compactions: u.Compactions, Cost: t.Cost, Assumptions: t.Assumptions, EpisodeCount: u.EpisodeCount,
-		CounterName: r.truth.counter, CounterNote: r.truth.counterNote(), Reported: r.truth.reported, ReportedOutput: r.truth.output,
+		CounterName: r.truth.counter, CounterNote: r.truth.counterNote() + r.source, Reported: r.truth.reported, ReportedOutput: r.truth.output,
 		Unlogged: u.Unlogged, Calibration: r.truth.calibration, Window: u.Window}
 	if parts.split {
 		out.Cached, out.Cats = splitColumns(t)
@@ -352,4 +356,19 @@ func DefaultBudget(before []int) int {
 		unit *= 10
 	}
 	return max(1, half/unit*unit)
+}
+
+// sourceNote is a sentence, with a leading space, on what the log of
+// thread t holds of each request: the request as sent (Claude Code's
+// request records), or what it lacks, as the real agents' tests measured
+// it (report.InputSource); "" when that is not known.
+func sourceNote(s *session.Session, t *session.Thread) string {
+	records, lacks := report.InputSource(s, t)
+	switch {
+	case records:
+		return " The log holds each request as the agent sent it: its system prompt and tool schemas are the context's first message."
+	case lacks != "":
+		return " The log lacks " + lacks + " of each request."
+	}
+	return ""
 }

@@ -54,12 +54,20 @@ func fromRequestRecords(t *session.Thread) bool {
 	return false
 }
 
+// InputSource says of thread t of s whether it holds its requests as sent
+// (request records), and names what the log lacks of a request ("" when
+// nothing or not known).
+func InputSource(s *session.Session, t *session.Thread) (fromRecords bool, lacks string) {
+	fromRecords = t != nil && fromRequestRecords(t)
+	return fromRecords, inputLacks(s, fromRecords)
+}
+
 // setSources says, for each request of the main thread, where its input's
 // figures come from, and the remainder estimated from usage for a request
 // whose log lacks part of it.
 func (r *Report) setSources(s *session.Session, predictions []tokens.Prediction) {
-	records := s.Main() != nil && fromRequestRecords(s.Main())
-	r.InputLacks = inputLacks(s, records)
+	records, lacks := InputSource(s, s.Main())
+	r.InputLacks = lacks
 	for k := range r.RequestTokens {
 		rt := &r.RequestTokens[k]
 		switch {

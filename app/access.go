@@ -32,18 +32,6 @@ const (
 	forDesktop
 )
 
-func (a access) String() string {
-	switch a {
-	case forMembers:
-		return "members"
-	case forOperators:
-		return "operators"
-	case forDesktop:
-		return "the desktop window"
-	}
-	return fmt.Sprintf("access(%d)", int(a))
-}
-
 // rule is one bound method's entry in [accessTable]: who may call it, and
 // for members, an optional check of the arguments (a member may call
 // Memory.Build, but not with the LLM extractor or a path on the server).

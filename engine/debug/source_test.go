@@ -24,7 +24,7 @@ func TestCounterNoteSaysWhatTheLogHolds(t *testing.T) {
 			th.Entries = append(th.Entries, e)
 		}
 		if shape {
-			add(&session.Message{Role: session.RoleSystem, Origin: "requestShape", Blocks: []session.Block{{Type: session.BlockText, Text: "You are an agent."}}})
+			add(&session.Message{Role: session.RoleSystem, Origin: session.OriginRequestShape, Blocks: []session.Block{{Type: session.BlockText, Text: "You are an agent."}}})
 		}
 		add(&session.Message{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: "Fix it."}}})
 		add(&session.Message{Role: session.RoleAssistant, Blocks: []session.Block{{Type: session.BlockText, Text: "Done."}}})

@@ -79,12 +79,3 @@ func (s Script) abs(p string) string {
 	}
 	return filepath.Join(s.Workdir, p)
 }
-
-// Calls counts the tool calls of a task's steps.
-func (t Task) Calls() int {
-	n := 0
-	for _, st := range t.Steps {
-		n += len(st.Calls)
-	}
-	return n
-}

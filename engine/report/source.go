@@ -19,11 +19,6 @@ const (
 	SourceEstimated = "transcript+estimated-remainder"
 )
 
-// originRequestShape is the origin Claude Code's importer gives the
-// system message it reads from a request's shape (claude.OriginRequestShape;
-// the report does not import the importers).
-const originRequestShape = "requestShape"
-
 // inputLacks names what the log of s does not hold of a request, as the
 // real agents' tests measured it (docs/importers.md), "" when it holds
 // the request or when that is not known.
@@ -47,7 +42,7 @@ func inputLacks(s *session.Session, fromRecords bool) string {
 // fromRequestRecords reports whether thread t holds its requests as sent.
 func fromRequestRecords(t *session.Thread) bool {
 	for _, e := range t.Entries {
-		if e.Message != nil && e.Message.Role == session.RoleSystem && e.Message.Origin == originRequestShape {
+		if e.Message != nil && e.Message.Role == session.RoleSystem && e.Message.Origin == session.OriginRequestShape {
 			return true
 		}
 	}

@@ -26,7 +26,7 @@ func TestInputSources(t *testing.T) {
 		}
 		if withShape {
 			m := text(session.RoleSystem, "You are an agent.")
-			m.Origin = originRequestShape
+			m.Origin = session.OriginRequestShape
 			add(m)
 		}
 		for i, u := range usage {

@@ -25,6 +25,7 @@ const (
 	OriginBranchSummary     = "branchSummary"     // pi: summary of an abandoned branch
 	OriginCompactionSummary = "compactionSummary" // a compaction's summary, sent in place of old context
 	OriginAgentMessage      = "agentMessage"      // a message another agent of the session sent (Codex multi-agent)
+	OriginRequestShape      = "requestShape"      // a system message read from the request as sent: its system prompt and tool schemas (Claude Code's request records)
 )
 
 // Message is one message sent to or received from a model.

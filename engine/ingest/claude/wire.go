@@ -182,7 +182,7 @@ func (d *decoder) shape(v *fastjson.Value, rec *record, n int, out []jsonl.Updat
 	}
 	d.wire.shaped[t] = true
 	e := &session.Entry{ID: "S" + strconv.Itoa(n), Line: n, Time: norm.Time(rec.Timestamp), Kind: session.EntryMessage, Type: "api-request-shape",
-		Message: &session.Message{Role: session.RoleSystem, Origin: OriginRequestShape, Blocks: blocks, Time: norm.Time(rec.Timestamp)}}
+		Message: &session.Message{Role: session.RoleSystem, Origin: session.OriginRequestShape, Blocks: blocks, Time: norm.Time(rec.Timestamp)}}
 	root.ParentID = e.ID
 	d.appendEntry(t, e)
 	return append(out, jsonl.Update{Thread: t, Entry: root, Merged: true}, jsonl.Update{Thread: t, Entry: e})
@@ -212,10 +212,6 @@ func pathRoot(t *session.Thread, last placed) *session.Entry {
 	}
 	return e
 }
-
-// OriginRequestShape marks the system message read from a request's shape
-// (the system prompt and the tool schemas, as sent).
-const OriginRequestShape = "requestShape"
 
 // toolSchemaText is a tool schema as the request carries it: its JSON
 // object (name, description, input schema), compact.

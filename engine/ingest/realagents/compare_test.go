@@ -18,12 +18,7 @@ import (
 // it.
 func compareThread(t *testing.T, name string, th *session.Thread, all []modeltest.Request, marker string) {
 	t.Helper()
-	var sent []modeltest.Request
-	for _, r := range all {
-		if r.Task == marker {
-			sent = append(sent, r)
-		}
-	}
+	sent := modelCalls(all, marker)
 	got := session.BuildRequests(th)
 	if len(got) != len(sent) {
 		t.Errorf("%s: ctxscope reads %d LLM requests, the server received %d", name, len(got), len(sent))
@@ -112,4 +107,16 @@ func resultText(b *session.Block) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// modelCalls are the requests of all that the server answered as the
+// scripted conversation marker.
+func modelCalls(all []modeltest.Request, marker string) []modeltest.Request {
+	var out []modeltest.Request
+	for _, r := range all {
+		if r.Task == marker {
+			out = append(out, r)
+		}
+	}
+	return out
 }

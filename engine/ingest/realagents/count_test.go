@@ -27,12 +27,7 @@ func compareInputs(t *testing.T, name string, th *session.Thread, all []modeltes
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sent []modeltest.Request
-	for _, r := range all {
-		if r.Task == marker {
-			sent = append(sent, r)
-		}
-	}
+	sent := modelCalls(all, marker)
 	got := session.BuildRequests(th)
 	worst, unlogged := 0.0, 0
 	for k := range min(len(got), len(sent)) {
@@ -75,7 +70,7 @@ func anthropicBodyTokens(t *testing.T, c tokens.Counter, body []byte) (int, int)
 	if err := json.Unmarshal(body, &req); err != nil {
 		t.Fatal(err)
 	}
-	text := func(s string) int { return c.Units(nil, &session.Block{Type: session.BlockText, Text: s}) }
+	text := func(s string) int { return textUnits(c, s) }
 	system, tools := 0, 0
 	var sys []struct {
 		Text string `json:"text"`
@@ -188,7 +183,7 @@ func chatBody(t *testing.T, c tokens.Counter, body []byte, systemLogged bool) (m
 	if err := json.Unmarshal(body, &req); err != nil {
 		t.Fatal(err)
 	}
-	text := func(s string) int { return c.Units(nil, &session.Block{Type: session.BlockText, Text: s}) }
+	text := func(s string) int { return textUnits(c, s) }
 	for _, tool := range req.Tools {
 		tools += text(string(tool))
 	}
@@ -241,7 +236,7 @@ func responsesBodyTokens(t *testing.T, c tokens.Counter, body []byte) (messages,
 	if err := json.Unmarshal(body, &req); err != nil {
 		t.Fatal(err)
 	}
-	text := func(s string) int { return c.Units(nil, &session.Block{Type: session.BlockText, Text: s}) }
+	text := func(s string) int { return textUnits(c, s) }
 	for _, tool := range req.Tools {
 		tools += text(string(tool))
 	}
@@ -312,7 +307,7 @@ func geminiBodyTokens(t *testing.T, c tokens.Counter, body []byte) (messages, re
 	if err := json.Unmarshal(body, &req); err != nil {
 		t.Fatal(err)
 	}
-	text := func(s string) int { return c.Units(nil, &session.Block{Type: session.BlockText, Text: s}) }
+	text := func(s string) int { return textUnits(c, s) }
 	for _, p := range req.SystemInstruction.Parts {
 		rest += text(p.Text)
 	}
@@ -344,4 +339,9 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// textUnits is the size of text as one text block, in c's units.
+func textUnits(c tokens.Counter, text string) int {
+	return c.Units(nil, &session.Block{Type: session.BlockText, Text: text})
 }

@@ -34,17 +34,11 @@ func WriteBomb(path string, size int64) error {
 	for i := int64(0); i < n; i++ {
 		crc = crc32.Update(crc, crc32.IEEETable, zeros)
 	}
-	f, err := os.Create(path)
+	f, zw, err := newContainer(path, "bomb")
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	zw := zip.NewWriter(f)
-	h, err := zw.Create("header.json")
-	if err != nil {
-		return err
-	}
-	h.Write([]byte(`{"version":2,"status":"success","eval":{"task":"bomb","model":"none"}}`))
 	w, err := zw.CreateRaw(&zip.FileHeader{Name: "samples/1_epoch_1.json", Method: zip.Deflate, CRC32: crc,
 		CompressedSize64: uint64(n)*uint64(block.Len()) + uint64(final.Len()), UncompressedSize64: uint64(n * chunk)})
 	if err != nil {
@@ -76,17 +70,11 @@ func WriteManyMembers(path string, members int, memberSize int) error {
 	fw.Write(zeros)
 	fw.Close()
 	crc := crc32.ChecksumIEEE(zeros)
-	f, err := os.Create(path)
+	f, zw, err := newContainer(path, "many")
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	zw := zip.NewWriter(f)
-	h, err := zw.Create("header.json")
-	if err != nil {
-		return err
-	}
-	h.Write([]byte(`{"version":2,"status":"success","eval":{"task":"many","model":"none"}}`))
 	for i := 1; i <= members; i++ {
 		w, err := zw.CreateRaw(&zip.FileHeader{Name: "samples/" + strconv.Itoa(i) + "_epoch_1.json", Method: zip.Deflate, CRC32: crc,
 			CompressedSize64: uint64(packed.Len()), UncompressedSize64: uint64(memberSize)})
@@ -101,4 +89,21 @@ func WriteManyMembers(path string, members int, memberSize int) error {
 		return err
 	}
 	return f.Close()
+}
+
+// newContainer creates an .eval container at path with the header of a
+// task, and returns the file and the zip writer to add samples with.
+func newContainer(path, task string) (*os.File, *zip.Writer, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	zw := zip.NewWriter(f)
+	h, err := zw.Create("header.json")
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	h.Write([]byte(`{"version":2,"status":"success","eval":{"task":"` + task + `","model":"none"}}`))
+	return f, zw, nil
 }

@@ -18,6 +18,8 @@ const (
 	KindThinking   = "thinking"    // a thinking block
 	KindToolCall   = "tool_call"   // a tool call: the tool's name and arguments
 	KindToolResult = "tool_result" // a tool result's text
+	KindToolSchema = "tool_schema" // a tool's schema as a request carried it
+	KindInjected   = "injected"    // context the agent injected into a user message
 	KindCompaction = "compaction"  // a compaction's summary
 	KindEpisode    = "episode"     // an episode: name, type and description
 	KindPassage    = "passage"     // a memory passage
@@ -49,7 +51,9 @@ type Doc struct {
 // field besides the code field. Tool calls and results are code, paths
 // and program output: English stemming finds nothing more in them and
 // would double their indexing cost.
-func prose(kind string) bool { return kind != KindToolCall && kind != KindToolResult }
+func prose(kind string) bool {
+	return kind != KindToolCall && kind != KindToolResult && kind != KindToolSchema
+}
 
 // fields returns the document as Bleve indexes it, leaving out empty
 // fields.
@@ -90,7 +94,9 @@ const maxDocText = 256 << 10
 const maxDocParts = 64
 
 // EntryDocs returns the documents of one entry at position ord of thread
-// number t, whose id is thread. A block's text longer than 256 KiB makes
+// number t, whose id is thread: one for the text of a message, and one for
+// each thinking block, tool call, tool result, tool schema and block of
+// injected context. A block's text longer than 256 KiB makes
 // several documents, the first under the block's own id and each later
 // one under that id with "~part" appended.
 func EntryDocs(key string, t int, thread string, ord int, e *session.Entry) []Doc {
@@ -126,6 +132,14 @@ func EntryDocs(key string, t int, thread string, ord int, e *session.Entry) []Do
 		b := &m.Blocks[i]
 		switch b.Type {
 		case session.BlockText:
+			switch session.SectionOf(m, b) {
+			case session.SectionToolSchema:
+				add(i, KindToolSchema, b.Text, func(d *Doc) { d.Tool = b.ToolName })
+				continue
+			case session.SectionInjected:
+				add(i, KindInjected, b.Text, nil)
+				continue
+			}
 			if first < 0 {
 				first = i
 			}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"ctxscope/engine/session"
 )
 
 func TestFlattenJSON(t *testing.T) {
@@ -52,4 +54,33 @@ func FuzzFlattenJSON(f *testing.F) {
 		}
 		check(v)
 	})
+}
+
+// TestEntryDocsOfSections checks that a tool schema and a block of
+// injected context are documents of their own kinds, apart from the text
+// the system prompt and the user wrote.
+func TestEntryDocsOfSections(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		m    *session.Message
+		want []string // kind:text of each document
+	}{
+		{"a request's shape", &session.Message{Role: session.RoleSystem, Blocks: []session.Block{
+			{Type: session.BlockText, Text: "You are an agent."},
+			{Type: session.BlockText, ToolName: "Read", Text: `{"name":"Read"}`},
+			{Type: session.BlockText, Text: "Be brief."},
+		}}, []string{`tool_schema:{"name":"Read"}`, "message:You are an agent.\nBe brief."}},
+		{"a prompt after a reminder", &session.Message{Role: session.RoleUser, Blocks: []session.Block{
+			{Type: session.BlockText, Text: "<system-reminder>today</system-reminder>"},
+			{Type: session.BlockText, Text: "Fix it."},
+		}}, []string{"injected:<system-reminder>today</system-reminder>", "message:Fix it."}},
+	} {
+		var got []string
+		for _, d := range EntryDocs("s", 0, "main", 0, &session.Entry{ID: "e", Message: tc.m}) {
+			got = append(got, d.Kind+":"+d.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: documents %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }

@@ -9,7 +9,9 @@ import (
 // Kind part names of a breakdown.
 const (
 	PartSystem    = "system"
+	PartTools     = "tools" // tool schemas, where the request as sent is known
 	PartUser      = "user"
+	PartInjected  = "injected" // what the agent injected into user messages
 	PartSummary   = "summary"
 	PartAssistant = "assistant"
 	PartThinking  = "thinking"
@@ -52,7 +54,7 @@ func (a *acc) parts() []Part {
 // kind of its role.
 func (r *Replay) parts(q *session.Request, c *Context) []Part {
 	kinds, tools, episodes := newAcc("kind"), newAcc("tool"), newAcc("episode")
-	for _, k := range []string{PartSystem, PartUser, PartSummary, PartAssistant, PartThinking} {
+	for _, k := range []string{PartSystem, PartTools, PartUser, PartInjected, PartSummary, PartAssistant, PartThinking} {
 		kinds.add(k, 0, 0)
 	}
 	if c.Summary > 0 {
@@ -81,7 +83,7 @@ func (r *Replay) parts(q *session.Request, c *Context) []Part {
 				}
 				tools.add(name, kw, w)
 			default:
-				kinds.add(cmpOr(role, PartUser), kw, w)
+				kinds.add(sectionKind(b.Section, cmpOr(role, PartUser)), kw, w)
 			}
 		}
 		over := float64(it.Kept) - keptW
@@ -118,6 +120,18 @@ func roleKind(m *session.Message) string {
 		return PartUser
 	}
 	return PartOther
+}
+
+// sectionKind names the kind part of a block of section sec: the
+// section's, else its message's kind.
+func sectionKind(sec session.Section, kind string) string {
+	switch sec {
+	case session.SectionToolSchema:
+		return PartTools
+	case session.SectionInjected:
+		return PartInjected
+	}
+	return kind
 }
 
 // episodePart names the episode part an item counts to.

@@ -26,7 +26,10 @@ const (
 // BlockItem is one block of a message in a [Context].
 type BlockItem struct {
 	Type session.BlockType `json:"type"`
-	Tool string            `json:"tool,omitempty"`
+	// Section says what a text block is when its type and role do not: a
+	// tool schema, or context the agent injected (see [session.Section]).
+	Section session.Section `json:"section,omitempty"`
+	Tool    string          `json:"tool,omitempty"`
 	// Tokens is the block's share of the message's tokens.
 	Tokens int `json:"tokens"`
 	// Text is the block's text (see [BlockText]) cut to the preview size;
@@ -253,7 +256,7 @@ func (r *Replay) blockItem(m *session.Message, b, units int, names map[string]st
 	blk := &m.Blocks[b]
 	full := BlockText(blk)
 	text, cut := Preview(full, preview)
-	bi := BlockItem{Type: blk.Type, Tool: blk.ToolName, Tokens: int(math.Round(r.ledger.Counter().Weight(units))), Text: text, Size: len(full),
+	bi := BlockItem{Type: blk.Type, Section: session.SectionOf(m, blk), Tool: blk.ToolName, Tokens: int(math.Round(r.ledger.Counter().Weight(units))), Text: text, Size: len(full),
 		Truncated: cut, IsError: blk.IsError, State: StateKept, Removal: rm}
 	if bi.Tool == "" && blk.Type == session.BlockToolResult {
 		bi.Tool = names[blk.ToolCallID]

@@ -92,7 +92,7 @@ var importers = []Importer{
 // understands, usage it now counts once), so that a workspace reads the
 // files it stored with an older version again instead of keeping their
 // old reading.
-const Version = 3
+const Version = 4
 
 // ErrUnknownFormat is returned when no importer recognises a file.
 var ErrUnknownFormat = errors.New("ingest: unrecognized session format")

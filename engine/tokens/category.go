@@ -8,7 +8,9 @@ type Category int
 // Categories, in the order breakdowns list them.
 const (
 	CatSystem     Category = iota // system prompts
+	CatTools                      // tool schemas, where the request as sent is known
 	CatUser                       // what the user typed or ran
+	CatInjected                   // context the agent injected into user messages (reminders, environment)
 	CatSummary                    // compaction and branch summaries
 	CatAssistant                  // assistant text
 	CatThinking                   // assistant reasoning
@@ -17,7 +19,7 @@ const (
 	NumCategories
 )
 
-var categoryNames = [NumCategories]string{"system", "user", "summary", "assistant", "thinking", "toolCall", "toolResult"}
+var categoryNames = [NumCategories]string{"system", "tools", "user", "injected", "summary", "assistant", "thinking", "toolCall", "toolResult"}
 
 // String returns the category's stable name.
 func (c Category) String() string { return categoryNames[c] }
@@ -34,6 +36,12 @@ func CategoryOf(m *session.Message, b *session.Block) Category {
 		return CatToolCall
 	case session.BlockToolResult:
 		return CatToolResult
+	}
+	switch session.SectionOf(m, b) {
+	case session.SectionToolSchema:
+		return CatTools
+	case session.SectionInjected:
+		return CatInjected
 	}
 	return roleCategory(m)
 }

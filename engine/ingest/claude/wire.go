@@ -25,7 +25,8 @@ import (
 //   - a blob of user text replaces the transcript's user message whose
 //     text it holds;
 //   - a thread's first shape becomes a system message before its first
-//     response: the system blocks, then one block per tool schema.
+//     response: the system blocks, then one block per tool schema, which
+//     names its tool (a [session.SectionToolSchema]).
 //
 // Blobs follow the records they stand for within a few lines; the records
 // are looked up among those of the last wireWindow lines.
@@ -170,7 +171,7 @@ func (d *decoder) shape(v *fastjson.Value, rec *record, n int, out []jsonl.Updat
 		}
 	}
 	for _, tool := range s.GetArray("tools") {
-		blocks = append(blocks, session.Block{Type: session.BlockText, Text: toolSchemaText(tool)})
+		blocks = append(blocks, session.Block{Type: session.BlockText, Text: toolSchemaText(tool), ToolName: schemaName(tool)})
 	}
 	if len(blocks) == 0 {
 		return out
@@ -211,6 +212,15 @@ func pathRoot(t *session.Thread, last placed) *session.Entry {
 		return nil
 	}
 	return e
+}
+
+// schemaName is the name of the tool a schema describes, or a stand-in
+// that still marks the block as a schema.
+func schemaName(tool *fastjson.Value) string {
+	if name := str(tool, "name"); name != "" {
+		return name
+	}
+	return "(unnamed tool)"
 }
 
 // toolSchemaText is a tool schema as the request carries it: its JSON

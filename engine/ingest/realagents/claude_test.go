@@ -35,6 +35,8 @@ func TestClaudeCode(t *testing.T) {
 	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
 	compareInputs(t, "main", main, srv.Requests(), mainMarker, anthropicBodyTokens, "", 0.005)
 	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, anthropicBodyTokens, "", 0.005)
+	compareSections(t, "main", main, srv.Requests(), mainMarker)
+	compareSections(t, "subagent", sub, srv.Requests(), subMarker)
 }
 
 // threadsOf returns the main thread and the one subagent thread of s.

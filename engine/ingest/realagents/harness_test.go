@@ -74,7 +74,15 @@ func newSandbox(t *testing.T, project map[string]string) *sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(root) })
+	t.Cleanup(func() {
+		// CTXSCOPE_KEEP_AGENT_RUNS keeps each run's home and work
+		// directory (the agent's log among them) for a developer to read.
+		if os.Getenv("CTXSCOPE_KEEP_AGENT_RUNS") != "" {
+			t.Logf("run kept in %s", root)
+			return
+		}
+		os.RemoveAll(root)
+	})
 	sb := &sandbox{root: root, home: filepath.Join(root, "home"), work: filepath.Join(root, "work"), uid: -1, gid: -1}
 	for _, d := range []string{sb.home, sb.work} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

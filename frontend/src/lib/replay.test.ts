@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { budgetRange, clampBudget, columnPeaks, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, markRuns, mergeStep, sampleRequests, stackColumns, stackOrder, yTop } from './replay';
+import { blockLabel, budgetRange, clampBudget, columnPeaks, countByLevel, describeRemoval, dotsToDraw, evictionSteps, isolatedPoints, keptIndices, markRuns, mergeStep, sampleRequests, stackColumns, stackOrder, yTop } from './replay';
 import type { ReplayStep, ReplayTimeline } from './types/debugger';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
@@ -254,5 +254,18 @@ describe('mergeStep', () => {
     expect(t?.evictions).toEqual([{ k: 0, episode: 4, level: 1 }, { k: 1, episode: 5, level: 2 }, { k: 1, episode: 6, level: 4 }]);
     expect(t?.restored).toEqual([{ k: 1, episode: 4, level: 1 }]);
     expect(t?.unreachable).toEqual([{ k: 1, over: 250 }]);
+  });
+});
+
+describe('blockLabel', () => {
+  test.each([
+    [{ type: 'text', section: 'toolSchema', tool: 'Read' }, 'tool schema Read'],
+    [{ type: 'text', section: 'injected' }, 'injected'],
+    [{ type: 'tool_call', tool: 'Bash' }, 'call Bash'],
+    [{ type: 'tool_result', tool: 'Bash', isError: true }, 'output Bash (error)'],
+    [{ type: 'tool_result' }, 'output'],
+    [{ type: 'thinking' }, 'thinking'],
+  ])('%o is %s', (bl, want) => {
+    expect(blockLabel(bl)).toBe(want);
   });
 });

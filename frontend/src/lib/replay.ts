@@ -2,7 +2,7 @@
 // columns, eviction levels and their colours, stepping between evictions,
 // and describing why a part of the context is missing. DOM-free so that
 // vitest covers it.
-import type { Mark, Over, Removal, ReplayStep, ReplayTimeline, StepMarks, StepOvers } from './types/debugger';
+import type { BlockItem, Mark, Over, Removal, ReplayStep, ReplayTimeline, StepMarks, StepOvers } from './types/debugger';
 
 export interface CategoryStyle {
   label: string;
@@ -12,7 +12,9 @@ export interface CategoryStyle {
 // Styles by replay category (engine/cwl.CategoryNames).
 export const replayCategories: Record<string, CategoryStyle> = {
   system: { label: 'system', color: '#8a8f98' },
+  tools: { label: 'tool schemas', color: '#5c6675' },
   user: { label: 'user', color: '#4f9cf9' },
+  injected: { label: 'injected by the agent (reminders, environment)', color: '#7fb8ff' },
   summary: { label: 'summaries', color: '#b58cff' },
   assistant: { label: 'assistant text', color: '#39c5a3' },
   thinking: { label: 'thinking', color: '#f2c14e' },
@@ -28,6 +30,16 @@ export const replayCategories: Record<string, CategoryStyle> = {
 // bottomFirst lists categories stacked under all others: what every
 // request carries before the log's first message.
 const bottomFirst = ['unlogged'];
+
+// blockLabel names a block of the context for its row: its kind, and the
+// tool it calls, answers or describes.
+export function blockLabel(bl: Pick<BlockItem, 'type' | 'section' | 'tool' | 'isError'>): string {
+  if (bl.section === 'toolSchema') return `tool schema ${bl.tool ?? ''}`.trimEnd();
+  if (bl.section === 'injected') return 'injected';
+  if (bl.type === 'tool_call') return `call ${bl.tool ?? ''}`.trimEnd();
+  if (bl.type === 'tool_result') return `output ${bl.tool ?? ''}`.trimEnd() + (bl.isError ? ' (error)' : '');
+  return bl.type;
+}
 
 export function categoryStyle(name: string): CategoryStyle {
   return replayCategories[name] ?? { label: name, color: '#999999' };

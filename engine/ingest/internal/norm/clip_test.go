@@ -33,18 +33,3 @@ func TestClipRunesReadsNoFurther(t *testing.T) {
 		t.Errorf("%v allocations", a)
 	}
 }
-
-func TestWithoutInjected(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"<current_datetime>2026-11-27T13:14:52</current_datetime>\n\nFix the test.", "Fix the test."},
-		{"<environment_context>\n  <cwd>/w</cwd>\n</environment_context>", ""},
-		{"<session_context>a</session_context>\n<system-reminder>b</system-reminder> ask", "ask"},
-		{"Fix <b>this</b>", "Fix <b>this</b>"},
-		{"<not closed> text", "<not closed> text"},
-		{"a < b > c", "a < b > c"},
-	} {
-		if got := WithoutInjected(tc.in); got != tc.want {
-			t.Errorf("WithoutInjected(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}

@@ -100,35 +100,12 @@ func Title(t *session.Thread) string {
 			if bl.Type != session.BlockText {
 				continue
 			}
-			if text := WithoutInjected(bl.Text); text != "" {
+			if text := session.WithoutInjected(bl.Text); text != "" {
 				return Short(text, 80)
 			}
 		}
 	}
 	return ""
-}
-
-// WithoutInjected returns text without the tagged sections that lead it:
-// <name>…</name>, one after another, as agents inject context before what
-// the user wrote. Text that is all such sections comes back "".
-func WithoutInjected(text string) string {
-	rest := strings.TrimSpace(text)
-	for strings.HasPrefix(rest, "<") {
-		end := strings.IndexByte(rest, '>')
-		if end < 2 {
-			break
-		}
-		name := rest[1:end]
-		if strings.IndexFunc(name, func(r rune) bool { return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0 {
-			break
-		}
-		closing := strings.Index(rest, "</"+name+">")
-		if closing < 0 {
-			break
-		}
-		rest = strings.TrimSpace(rest[closing+len(name)+3:])
-	}
-	return rest
 }
 
 // TaskTitle returns a title for a task statement: its first line that says

@@ -52,6 +52,7 @@ export interface Appended {
 // BlockItem is debug.BlockItem.
 export interface BlockItem {
   type: string;
+  section?: string;
   tool?: string;
   tokens: number;
   text: string;

@@ -80,3 +80,66 @@ func TestLegacyRollout(t *testing.T) {
 		t.Errorf("%d requests, want 2", n)
 	}
 }
+
+// TestUsageOncePerResponse checks that each response's usage counts once,
+// so that the responses add up to the total the agent recorded: repeated
+// token_count events (the same running total again) add nothing, and
+// where token_usage_records give the usage by response id, they alone
+// count, a repeated record once.
+func TestUsageOncePerResponse(t *testing.T) {
+	const head = `{"timestamp":"2026-01-02T03:04:05Z","type":"session_meta","payload":{"id":"s","cli_version":"0.171.0"}}
+{"timestamp":"2026-01-02T03:04:06Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}}
+`
+	call := func(id string) string {
+		return `{"timestamp":"2026-01-02T03:04:07Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"` + id + `"}}
+{"timestamp":"2026-01-02T03:04:08Z","type":"response_item","payload":{"type":"function_call_output","call_id":"` + id + `","output":"ok"}}
+`
+	}
+	const reasoning = `{"timestamp":"2026-01-02T03:04:07Z","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"look"}]}}
+`
+	count := func(last, total string) string {
+		return `{"timestamp":"2026-01-02T03:04:09Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":` + last + `,"total_token_usage":` + total + `}}}
+`
+	}
+	record := func(resp, usage string) string {
+		return `{"timestamp":"2026-01-02T03:04:09Z","type":"token_usage_record","payload":{"response_id":"` + resp + `","usage":` + usage + `}}
+`
+	}
+	const (
+		u1 = `{"input_tokens":100,"cached_input_tokens":0,"output_tokens":10}`
+		u2 = `{"input_tokens":150,"cached_input_tokens":90,"output_tokens":5}`
+		t1 = u1
+		t2 = `{"input_tokens":250,"cached_input_tokens":90,"output_tokens":15}`
+	)
+	for _, tc := range []struct {
+		name    string
+		rollout string
+	}{
+		{"token_count per response", head + call("a") + count(u1, t1) + call("b") + count(u2, t2)},
+		{"token_count repeated after each response", head + call("a") + count(u1, t1) + count(u1, t1) + call("b") + count(u2, t2) + count(u2, t2)},
+		{"a token_count between a response's items, repeated after them", head + reasoning + count(u1, t1) + call("a") + count(u1, t1) + call("b") + count(u2, t2)},
+		{"token_usage_records", head + call("a") + record("r1", u1) + count(u1, t1) + call("b") + record("r2", u2) + count(u2, t2)},
+		{"a token_usage_record repeated", head + call("a") + record("r1", u1) + record("r1", u1) + count(u1, t1) + call("b") + record("r2", u2) + count(u2, t2) + count(u2, t2)},
+	} {
+		s := importText(t, tc.rollout)
+		if len(s.Diagnostics) > 0 {
+			t.Errorf("%s: diagnostics %v", tc.name, s.Diagnostics)
+		}
+		var sum session.Usage
+		var per []int
+		for _, q := range session.BuildRequests(s.Main()) {
+			if u := q.Entry.Message.Usage; u != nil {
+				sum.Input += u.Input
+				sum.CacheRead += u.CacheRead
+				sum.Output += u.Output
+				per = append(per, u.Prompt())
+			}
+		}
+		if s.Recorded == nil || sum != s.Recorded.Usage {
+			t.Errorf("%s: the responses add up to %+v, the agent recorded %+v", tc.name, sum, s.Recorded)
+		}
+		if len(per) != 2 || per[0] != 100 || per[1] != 150 {
+			t.Errorf("%s: per-response input %v, want [100 150]", tc.name, per)
+		}
+	}
+}

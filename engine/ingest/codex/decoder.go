@@ -41,6 +41,13 @@ type decoder struct {
 	open, last *session.Entry
 	lastID     string
 	model      string
+	// responses are the response ids whose token_usage_record was applied;
+	// once a rollout has such records, they alone give each response's
+	// usage and token_count events only the running total.
+	responses map[string]bool
+	// total is the running total of the latest token_count event: one
+	// that repeats it reports no new response.
+	total *tokenUsage
 	out        []jsonl.Update
 	// fallback keeps the start time and title of released entries.
 	fallback norm.Fallback
@@ -96,6 +103,8 @@ func (d *decoder) modern(ln *line, n int, ts timeT) {
 	switch ln.Type {
 	case "session_meta":
 		d.sessionMeta(ln.Payload, n, ts)
+	case "token_usage_record":
+		d.usageRecord(ln.Payload, n, ts)
 	case "response_item":
 		d.item(ln.Payload, n, ts)
 	case "event_msg":
@@ -233,16 +242,7 @@ func (d *decoder) event(payload json.RawMessage, n int, ts timeT) {
 		return
 	}
 	if ev.Type == "token_count" {
-		d.open = nil
-		if ev.Info != nil && ev.Info.Last != nil && d.last != nil && d.last.Message.Usage == nil {
-			u := ev.Info.Last.usage()
-			u.ContextWindow = ev.Info.ContextWindow
-			d.last.Message.Usage = &u
-			d.out = append(d.out, jsonl.Update{Thread: d.t, Entry: d.last, Merged: true})
-		}
-		if ev.Info != nil && ev.Info.Total != nil { // the running total: the last one stands
-			d.s.Recorded = &session.Recorded{Usage: ev.Info.Total.usage(), From: "token_count.info.total_token_usage"}
-		}
+		d.tokenCount(&ev)
 	}
 	if ev.Type == "user_message" {
 		d.open = nil
@@ -256,6 +256,67 @@ func (d *decoder) event(payload json.RawMessage, n int, ts timeT) {
 	default:
 		e.Raw = append(json.RawMessage(nil), payload...)
 	}
+}
+
+// tokenCount applies a token_count event. Its last usage is the latest
+// response's, unless token_usage_records give the usage per response, the
+// latest response already has its usage, or the event repeats the running
+// total of the one before it (Codex emits it again when only the rate
+// limits changed): usage counts once per response. Its running total is
+// what the agent recorded for the session: the last one stands.
+func (d *decoder) tokenCount(ev *event) {
+	d.open = nil
+	if ev.Info == nil {
+		return
+	}
+	repeat := ev.Info.Total != nil && d.total != nil && *ev.Info.Total == *d.total
+	if ev.Info.Last != nil && d.responses == nil && !repeat && d.last != nil && d.last.Message.Usage == nil {
+		u := ev.Info.Last.usage()
+		u.ContextWindow = ev.Info.ContextWindow
+		d.setUsage(d.last, u)
+	}
+	if ev.Info.Total != nil {
+		d.total = ev.Info.Total
+		d.s.Recorded = &session.Recorded{Usage: ev.Info.Total.usage(), From: "token_count.info.total_token_usage"}
+	}
+}
+
+// usageRecord applies a token_usage_record (Codex 0.17x): the usage of
+// one response, named by its id, given to the latest response read. A
+// record of a response already applied is a repeat.
+func (d *decoder) usageRecord(payload json.RawMessage, n int, ts timeT) {
+	var rec usageRecord
+	if err := json.Unmarshal(payload, &rec); err != nil {
+		norm.Diag(d.s, d.file, n, session.SeverityError, "token_usage_record: %s; line skipped", norm.JSONError(err))
+		return
+	}
+	d.meta(n, ts, "token_usage_record", nil)
+	if d.responses == nil {
+		d.responses = map[string]bool{}
+	}
+	if rec.Usage == nil || (rec.ResponseID != "" && d.responses[rec.ResponseID]) {
+		return
+	}
+	d.responses[rec.ResponseID] = true
+	d.open = nil
+	if d.last == nil || d.last.Message.Usage != nil {
+		norm.Diag(d.s, d.file, n, session.SeverityWarning, "token_usage_record of response %q: no response of its own to give it to; not counted", rec.ResponseID)
+		return
+	}
+	d.last.Message.ID = cmpOr(d.last.Message.ID, rec.ResponseID)
+	d.setUsage(d.last, rec.Usage.usage())
+}
+
+func (d *decoder) setUsage(e *session.Entry, u session.Usage) {
+	e.Message.Usage = &u
+	d.out = append(d.out, jsonl.Update{Thread: d.t, Entry: e, Merged: true})
+}
+
+func cmpOr(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
 }
 
 // add appends a new entry chained to the previous one.

@@ -68,6 +68,15 @@ type tokenUsage struct {
 	Cached    int `json:"cached_input_tokens"`
 	Output    int `json:"output_tokens"`
 	Reasoning int `json:"reasoning_output_tokens"`
+	// cache_write_input_tokens (0.17x) is not read: it was 0 in every run
+	// here, and whether input_tokens includes it is not documented.
+}
+
+// usageRecord is the payload of a token_usage_record (Codex 0.17x): one
+// response's usage.
+type usageRecord struct {
+	ResponseID string      `json:"response_id"`
+	Usage      *tokenUsage `json:"usage"`
 }
 
 // usage converts Codex's counts, whose input includes the cached tokens.

@@ -46,6 +46,9 @@ enable_request_compression = false
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}
 	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
+	if !compareTotals(t, s) {
+		t.Error("the agent's own totals are not read")
+	}
 	// The log's system prompt is session_meta.base_instructions, which
 	// holds one line (about 30 tokens) that Codex 0.171 leaves out of the
 	// developer message it sends with gpt-5.5: the reading is that much

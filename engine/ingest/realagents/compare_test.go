@@ -120,3 +120,31 @@ func modelCalls(all []modeltest.Request, marker string) []modeltest.Request {
 	}
 	return out
 }
+
+// compareTotals checks that where the agent recorded its own totals, the
+// usage of the session's responses, each counted once, adds up to them.
+// It reports whether the agent recorded any.
+func compareTotals(t *testing.T, s *session.Session) bool {
+	t.Helper()
+	if s.Recorded == nil {
+		return false
+	}
+	var sum session.Usage
+	for _, th := range s.Threads {
+		for _, q := range session.BuildRequests(th) {
+			if u := q.Entry.Message.Usage; u != nil {
+				sum.Input += u.Input
+				sum.CacheRead += u.CacheRead
+				sum.CacheWrite += u.CacheWrite
+				sum.Output += u.Output
+			}
+		}
+	}
+	r := s.Recorded.Usage
+	if sum.Input != r.Input || sum.CacheRead != r.CacheRead || sum.CacheWrite != r.CacheWrite || sum.Output != r.Output {
+		t.Errorf("the responses add up to %+v; the agent recorded %+v (%s)", sum, r, s.Recorded.From)
+	} else {
+		t.Logf("the responses add up to the agent's own totals (%s)", s.Recorded.From)
+	}
+	return true
+}

@@ -29,5 +29,8 @@ func TestCopilotCLI(t *testing.T) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}
 	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
+	if !compareTotals(t, s) {
+		t.Error("the agent's own totals are not read")
+	}
 	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokens, "the tool schemas", 0.005)
 }

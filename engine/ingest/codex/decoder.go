@@ -48,7 +48,7 @@ type decoder struct {
 	// total is the running total of the latest token_count event: one
 	// that repeats it reports no new response.
 	total *tokenUsage
-	out        []jsonl.Update
+	out   []jsonl.Update
 	// fallback keeps the start time and title of released entries.
 	fallback norm.Fallback
 }

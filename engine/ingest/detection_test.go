@@ -45,6 +45,13 @@ func TestDetectionReadsStructure(t *testing.T) {
 				`{"info":{"id":"msg_2","sessionID":"ses_1","role":"assistant","time":{"created":2,"completed":3},"modelID":"m","providerID":"p","tokens":{"input":10,"output":2,"reasoning":0,"cache":{"read":0,"write":0}}},`+
 				`"parts":[{"id":"prt_2","messageID":"msg_2","sessionID":"ses_1","type":"text","text":"hi"}]}]}`),
 			session.FormatOpenCode, 2},
+		{"a 2024 OpenHands resolver line (no instance_id, flat events without source) whose 1 MB patch fills the first 64 KiB",
+			write("output.jsonl", `{"issue":{"owner":"o","repo":"r","number":5,"title":"Add a license"},"issue_type":"issue","instruction":"Fix it.","git_patch":`+jsonString(patch)+
+				`,"history":[{"content":"Fix it.","action":"message","wait_for_response":false},{"command":"ls","thought":"Look.","action":"run"},`+
+				`{"content":"a","command_id":-1,"command":"ls","exit_code":0,"observation":"run"}],"metrics":null,"success":true,"error":null}`+"\n"),
+			session.FormatOpenHands, 3},
+		{"an {issue, instruction, history} document whose history is of neither events nor flat events",
+			write("notes.json", `{"issue":"x","instruction":"y","history":[{"note":"z"}]}`), "", 0},
 		{"an {info, messages} document of neither", write("other.json", `{"info":{"x":1},"messages":[{"kind":"note","body":"x"}]}`), "", 0},
 		{"a SQLite database without OpenCode's tables", sqliteWith(t, dir, "other.db", `CREATE TABLE notes (id TEXT, body TEXT)`, 0), "", 0},
 		{"an OpenCode database whose tables are defined past 64 KiB and whose rows are in the write-ahead log",

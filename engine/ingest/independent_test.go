@@ -221,6 +221,25 @@ func readOpenHandsV1(t *testing.T, path string) counted {
 	return c
 }
 
+// readOpenHandsResolver2024 counts, in each line's history of flat
+// events, the actions beyond messages (each a command the model wrote)
+// and the observations.
+func readOpenHandsResolver2024(t *testing.T, path string) counted {
+	var c counted
+	jsonLines(t, path, func(v map[string]any) {
+		for _, ev := range list(v["history"]) {
+			e := obj(ev)
+			switch a := str(e["action"]); {
+			case a != "" && a != "message" && a != "system":
+				c.calls++
+			case str(e["observation"]) != "":
+				c.results++
+			}
+		}
+	})
+	return c
+}
+
 // TestIndependentReaders compares the importers with the independent
 // readers on the samples and on the shared corpus's Claude Code and
 // Codex files.
@@ -240,6 +259,7 @@ func TestIndependentReaders(t *testing.T) {
 		{"gemini/testdata/samples/kvsankar-real.json", readGemini},
 		{"gemini/testdata/samples/agent-sessions-large.json", readGemini},
 		{"openhands/testdata/samples/software-agent-sdk-goal-events.jsonl", readOpenHandsV1},
+		{"openhands/testdata/samples/openhands-resolver-2024-output.jsonl", readOpenHandsResolver2024},
 	}
 	for _, tc := range tests {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {

@@ -2,6 +2,7 @@ package openhands
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -28,6 +29,13 @@ type builder struct {
 	pendingKeep *session.Compaction
 	warnedHead  bool
 	warnedUTF8  bool
+	// V0 without function calling: legacy are the calls not yet answered;
+	// spoke says a message was read, asked that the latest was an agent's
+	// question; pos counts the events, which name those without an id.
+	legacy []pendingCall
+	spoke  bool
+	asked  bool
+	pos    int
 }
 
 func newBuilder(file, id string) *builder {
@@ -39,6 +47,7 @@ func newBuilder(file, id string) *builder {
 // event converts one raw event of either generation: V1 events name their
 // kind.
 func (b *builder) event(raw json.RawMessage, line int) {
+	b.pos++
 	if !b.warnedUTF8 && !utf8.Valid(raw) {
 		b.warnedUTF8 = true
 		norm.Diag(b.s, b.file, line, session.SeverityWarning, "invalid UTF-8; the bad bytes read as U+FFFD (reported once per file)")
@@ -73,7 +82,14 @@ func (b *builder) v0(raw json.RawMessage, line int) {
 		b.add(&ev, line, m)
 	case ev.Action == "system" || ev.Action == "message":
 		b.open = nil
-		b.add(&ev, line, messageAction(&ev, ts))
+		m := messageAction(&ev, ts, b.messageRole(&ev))
+		if ev.Action == "message" {
+			b.spoke, b.asked = true, m.Role == session.RoleAssistant && ev.WaitForResponse
+		}
+		b.add(&ev, line, m)
+	case legacyAction(&ev):
+		b.legacyCall(&ev, raw, line)
+	case ev.Observation != "" && ev.ToolCall == nil && b.legacyResult(&ev, line):
 	case ev.Observation == "error":
 		b.open = nil
 		b.add(&ev, line, &session.Message{Role: session.RoleUser, Time: ts, Blocks: norm.Text(ev.Content)})
@@ -83,24 +99,19 @@ func (b *builder) v0(raw json.RawMessage, line int) {
 	}
 }
 
-// messageAction converts a system or message action.
-func messageAction(ev *event, ts timeT) *session.Message {
+// messageAction converts a system or message action of role: its args'
+// content, else a flat event's own content, else its message.
+func messageAction(ev *event, ts timeT, role session.Role) *session.Message {
 	var a args
-	_ = json.Unmarshal(ev.Args, &a) // missing args leave the event's message
+	_ = json.Unmarshal(ev.Args, &a) // missing args leave the event's content or message
 	text := a.Content
+	if text == "" && ev.Args == nil {
+		text = ev.Content
+	}
 	if text == "" {
 		text = ev.Message
 	}
-	m := &session.Message{Time: ts, Blocks: norm.Text(text)}
-	switch {
-	case ev.Action == "system":
-		m.Role = session.RoleSystem
-	case ev.Source == "user":
-		m.Role = session.RoleUser
-	default:
-		m.Role = session.RoleAssistant
-	}
-	return m
+	return &session.Message{Role: role, Time: ts, Blocks: norm.Text(text)}
 }
 
 // toolCall adds an action's tool call to its model response's message.
@@ -161,7 +172,16 @@ func (b *builder) toolCall(ev *event, line int) {
 
 // add appends an entry for a V0 event.
 func (b *builder) add(ev *event, line int, m *session.Message) *session.Entry {
-	return b.append("e"+ev.ID.String(), line, norm.Time(ev.Timestamp), ev.Action+ev.Observation, m)
+	return b.append(b.entryID(ev), line, norm.Time(ev.Timestamp), ev.Action+ev.Observation, m)
+}
+
+// entryID names a V0 event's entry: by its id, or by its position among
+// the history's events where it has none (a flat resolver history).
+func (b *builder) entryID(ev *event) string {
+	if id := ev.ID.String(); id != "" {
+		return "e" + id
+	}
+	return "p" + strconv.Itoa(b.pos)
 }
 
 // append adds an entry chained to the previous one; a nil message makes a
@@ -179,8 +199,14 @@ func (b *builder) append(id string, line int, ts timeT, typ string, m *session.M
 }
 
 // applyMetrics gives each model response the usage an evaluation's
-// metrics recorded for its response id, where the events gave none.
+// metrics recorded for its response id, where the events gave none, and
+// keeps the run's recorded cost.
 func (b *builder) applyMetrics(m *metrics) {
+	if m != nil && m.AccumulatedCost > 0 && b.s.Recorded == nil {
+		// The run's cost, and with the cost of each call how many calls it
+		// made: a 2024 resolver's metrics hold no token counts.
+		b.s.Recorded = &session.Recorded{Usage: session.Usage{Cost: m.AccumulatedCost}, Calls: len(m.Costs), From: "metrics.accumulated_cost"}
+	}
 	if m == nil || len(m.TokenUsages) == 0 {
 		return
 	}

@@ -10,5 +10,7 @@
 // tool message. system and message actions become system, user or
 // assistant messages; an error observation outside a tool call reaches
 // the model as user text; every other event (recall, agent state changes)
-// is kept as metadata.
+// is kept as metadata. Histories from before function calling (2024's
+// CodeAct, and the resolver's flat events of that time, which have no
+// source or id) are read too: see legacy.go.
 package openhands

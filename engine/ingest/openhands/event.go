@@ -17,7 +17,17 @@ type event struct {
 	Observation string          `json:"observation"`
 	Args        json.RawMessage `json:"args"`
 	Content     string          `json:"content"`
-	ToolCall    *struct {
+	Cause       json.RawMessage `json:"cause"`
+	// Thought, WaitForResponse and ExitCode are read where a flat event
+	// (the 2024 resolver's) has them at its top level; Extras where an
+	// observation nests them.
+	Thought         string `json:"thought"`
+	WaitForResponse bool   `json:"wait_for_response"`
+	ExitCode        *int   `json:"exit_code"`
+	Extras          *struct {
+		ExitCode *int `json:"exit_code"`
+	} `json:"extras"`
+	ToolCall *struct {
 		FunctionName  string         `json:"function_name"`
 		ToolCallID    string         `json:"tool_call_id"`
 		ModelResponse *modelResponse `json:"model_response"`
@@ -177,7 +187,10 @@ type tokenUsage struct {
 	ResponseID string `json:"response_id"`
 }
 
-// metrics is an evaluation line's metrics, as far as usage goes.
+// metrics is an evaluation line's metrics, as far as usage goes: the
+// usage per response, and the cost of the whole run and of each call.
 type metrics struct {
-	TokenUsages []tokenUsage `json:"token_usages"`
+	TokenUsages     []tokenUsage `json:"token_usages"`
+	AccumulatedCost float64      `json:"accumulated_cost"`
+	Costs           []float64    `json:"costs"`
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -25,8 +26,9 @@ func (Importer) Format() session.Format { return session.FormatOpenHands }
 // Sniff reports whether head looks like OpenHands output, by its
 // structure: an array of events (V0 events have a source and an action or
 // observation, V1 events a kind and a source); an evaluation or resolver
-// line, an object with an instance_id and a history of events; or JSON
-// Lines of V1 events.
+// line, an object with an instance_id and a history of events; a 2024
+// resolver line, an object with an issue, an instruction and a history of
+// flat events; or JSON Lines of V1 events.
 func (Importer) Sniff(head []byte) bool {
 	sh := jsondoc.ReadShape(head, "history")
 	if sh.Array {
@@ -35,20 +37,23 @@ func (Importer) Sniff(head []byte) bool {
 	if sh.Has("instance_id") && sh.Has("history", "instruction", "issue") && !sh.Has("trajectory", "trajectory_format") {
 		return len(sh.ElementKeys) == 0 || isEvent(sh.ElementKeys)
 	}
+	// A resolver line of 2024 names no instance: its issue, the
+	// instruction and a history of flat events, which have no source.
+	if sh.Has("issue") && sh.Has("instruction") && sh.Has("history") && !sh.Has("trajectory", "trajectory_format", "messages") {
+		return len(sh.ElementKeys) == 0 || isEvent(sh.ElementKeys) || isFlatEvent(sh.ElementKeys)
+	}
 	return sh.Has("kind") && sh.Has("source") && sh.Has("id") && sh.Has("timestamp")
 }
 
 // isEvent reports whether keys are those of an OpenHands event.
 func isEvent(keys []string) bool {
-	has := func(k string) bool {
-		for _, x := range keys {
-			if x == k {
-				return true
-			}
-		}
-		return false
-	}
-	return has("source") && (has("action") || has("observation") || has("kind"))
+	return slices.Contains(keys, "source") && (slices.Contains(keys, "action") || slices.Contains(keys, "observation") || slices.Contains(keys, "kind"))
+}
+
+// isFlatEvent reports whether keys are those of an event of a 2024
+// resolver history: an action or an observation, with no source.
+func isFlatEvent(keys []string) bool {
+	return slices.Contains(keys, "action") != slices.Contains(keys, "observation")
 }
 
 // Import returns the first trajectory of r.

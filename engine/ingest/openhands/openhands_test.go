@@ -47,3 +47,72 @@ func TestResponseGrouping(t *testing.T) {
 		t.Errorf("%d requests, want 2", n)
 	}
 }
+
+// TestActionsWrittenAsText reads OpenHands histories from before function
+// calling: actions without tool_call_metadata become tool calls named
+// after the action, with the thought as text, and the observation of
+// their kind (or the one whose cause names them) their result; flat
+// events of a 2024 resolver line have no source, and its messages' roles
+// follow the conversation.
+func TestActionsWrittenAsText(t *testing.T) {
+	type want struct {
+		roles   string // the messages' roles, in order
+		calls   string // name:arguments of each call
+		results string // call id:text of each result, "!" marking an error
+	}
+	for _, tc := range []struct {
+		name string
+		in   string
+		want want
+	}{
+		{"a flat resolver line", `{"issue":{"title":"Add a license"},"instruction":"fix it","history":[
+{"content":"fix it","action":"message","wait_for_response":false},
+{"command":"ls","thought":"Look first.","keep_prompt":true,"action":"run","is_confirmed":"confirmed"},
+{"content":"a b","command_id":-1,"command":"ls","exit_code":0,"observation":"run"},
+{"code":"print(1)","thought":"","action":"run_ipython","kernel_init_code":"x"},
+{"content":"Traceback","code":"print(1)","observation":"run_ipython","exit_code":1},
+{"content":"Shall I go on?","action":"message","wait_for_response":true},
+{"content":"Please continue.","action":"message","wait_for_response":false},
+{"outputs":{},"thought":"Done.","action":"finish"}],"metrics":{"accumulated_cost":0.5,"costs":[0.1,0.2,0.1,0.1]}}`,
+			want{"user assistant tool assistant tool assistant user assistant",
+				`run:{"command":"ls"} run_ipython:{"code":"print(1)"} finish:{"outputs":{}}`,
+				"oh-p2:a b oh-p4:!Traceback"}},
+		{"sourced events without tool calls, answered by cause", `[
+{"id":1,"source":"user","action":"message","args":{"content":"go"}},
+{"id":2,"source":"agent","action":"run","args":{"command":"make","thought":"Build."}},
+{"id":3,"source":"agent","action":"read","args":{"path":"a.go"}},
+{"id":4,"source":"environment","observation":"agent_state_changed","extras":{}},
+{"id":5,"source":"agent","observation":"read","content":"package a","cause":3},
+{"id":6,"source":"agent","observation":"run","content":"fail","cause":2,"extras":{"exit_code":2}}]`,
+			want{"user assistant assistant tool tool",
+				`run:{"command":"make","thought":"Build."} read:{"path":"a.go"}`,
+				"oh-e3:package a oh-e2:!fail"}},
+	} {
+		s, err := Importer{}.Import(strings.NewReader(tc.in), "h.json")
+		if err != nil || len(s.Diagnostics) > 0 {
+			t.Fatalf("%s: %v %v", tc.name, err, s.Diagnostics)
+		}
+		var roles, calls, results []string
+		for _, e := range s.Main().Entries {
+			m := e.Message
+			if m == nil {
+				continue
+			}
+			roles = append(roles, string(m.Role))
+			for _, b := range m.ToolCalls() {
+				calls = append(calls, b.ToolName+":"+string(b.Arguments))
+			}
+			for _, b := range m.ToolResults() {
+				mark := ""
+				if b.IsError {
+					mark = "!"
+				}
+				results = append(results, b.ToolCallID+":"+mark+b.ResultText())
+			}
+		}
+		got := want{strings.Join(roles, " "), strings.Join(calls, " "), strings.Join(results, " ")}
+		if got != tc.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, got, tc.want)
+		}
+	}
+}

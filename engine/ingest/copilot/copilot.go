@@ -22,6 +22,9 @@
 //   - session.shutdown holds a process's usage by model and the size of
 //     the context it last measured: the session's recorded totals, summed
 //     over the shutdowns of a resumed session.
+//   - Events of a subagent (1.0.10x's task tool) carry its agentId: they
+//     are a thread of their own, a subagent of the main thread, titled
+//     from its subagent.started (the agent's name and description).
 //   - Every other event is kept as metadata.
 package copilot
 
@@ -87,6 +90,9 @@ type event struct {
 	Data      json.RawMessage `json:"data"`
 	ID        string          `json:"id"`
 	Timestamp string          `json:"timestamp"`
+	// AgentID names the subagent whose event it is; "" for the main
+	// agent's.
+	AgentID string `json:"agentId"`
 }
 
 // data holds the fields of every event type normalization reads.
@@ -121,6 +127,9 @@ type data struct {
 	Result     json.RawMessage `json:"result"`
 	Error      json.RawMessage `json:"error"`
 
+	AgentDisplayName string `json:"agentDisplayName"`
+	AgentDescription string `json:"agentDescription"`
+
 	DroppedTokens  int `json:"droppedTokens"`
 	TokensRemoved  int `json:"tokensRemovedDuringTruncation"`
 	PreTruncTokens int `json:"preTruncationTokensInMessages"`
@@ -128,16 +137,20 @@ type data struct {
 
 // decoder decodes an event log one line at a time.
 type decoder struct {
-	s      *session.Session
-	t      *session.Thread
-	file   string
-	lastID string
-	model  string
+	s    *session.Session
+	t    *session.Thread // the main thread
+	file string
+	// at is the thread of the event being read; lastIDs the latest entry
+	// of each thread, and agents the subagent threads by agentId.
+	at      *session.Thread
+	lastIDs map[*session.Thread]string
+	agents  map[string]*session.Thread
+	model   string
 	names  map[string]string // tool name by call id
 	// usages are usage records waiting for their response, and responses
 	// the responses waiting for their usage record, by apiCallId.
 	usages    map[string]*session.Usage
-	responses map[string]*session.Entry
+	responses map[string]placed
 	fallback  norm.Fallback
 	out       []jsonl.Update
 }
@@ -145,7 +158,28 @@ type decoder struct {
 func newDecoder(name string) *decoder {
 	t := &session.Thread{ID: "main", Kind: session.ThreadMain}
 	s := &session.Session{ID: sessionIDOf(name), Format: session.FormatCopilot, Agent: "copilot-cli", Source: name, Threads: []*session.Thread{t}}
-	return &decoder{s: s, t: t, file: name, names: map[string]string{}, usages: map[string]*session.Usage{}, responses: map[string]*session.Entry{}}
+	return &decoder{s: s, t: t, at: t, file: name, lastIDs: map[*session.Thread]string{}, agents: map[string]*session.Thread{},
+		names: map[string]string{}, usages: map[string]*session.Usage{}, responses: map[string]placed{}}
+}
+
+// placed is an entry with its thread.
+type placed struct {
+	t *session.Thread
+	e *session.Entry
+}
+
+// thread returns the thread of a subagent's events, made on first use.
+func (d *decoder) thread(agentID string) *session.Thread {
+	if agentID == "" {
+		return d.t
+	}
+	if t, ok := d.agents[agentID]; ok {
+		return t
+	}
+	t := &session.Thread{ID: agentID, Kind: session.ThreadSubagent, ParentID: d.t.ID}
+	d.agents[agentID] = t
+	d.s.Threads = append(d.s.Threads, t)
+	return t
 }
 
 // sessionIDOf names a session by its file: <id>.jsonl, or <id>/events.jsonl.
@@ -166,8 +200,10 @@ func (d *decoder) Session() *session.Session { return d.s }
 // Release lets go of the entries reported so far (see jsonl.Releaser).
 func (d *decoder) Release() {
 	d.fallback.Note(d.t)
-	clear(d.t.Entries)
-	d.t.Entries = d.t.Entries[:0]
+	for _, t := range d.s.Threads {
+		clear(t.Entries)
+		t.Entries = t.Entries[:0]
+	}
 }
 
 // Finish fills the fallback title and start time and returns the session.
@@ -195,6 +231,7 @@ func (d *decoder) Line(raw []byte, n int, out []jsonl.Update) ([]jsonl.Update, e
 		dt = data{}
 	}
 	d.out = out
+	d.at = d.thread(ev.AgentID)
 	d.event(&ev, &dt, raw, n)
 	return d.out, nil
 }
@@ -203,6 +240,11 @@ func (d *decoder) Line(raw []byte, n int, out []jsonl.Update) ([]jsonl.Update, e
 func (d *decoder) event(ev *event, dt *data, raw []byte, n int) {
 	ts := norm.Time(ev.Timestamp)
 	switch ev.Type {
+	case "subagent.started":
+		if d.at != d.t && d.at.Title == "" {
+			d.at.Title = strings.TrimSpace(first(dt.AgentDisplayName, ev.AgentID) + ": " + dt.AgentDescription)
+		}
+		d.meta(ev, raw, n, ts)
 	case "session.start", "session.resume":
 		if dt.SessionID != "" {
 			d.s.ID = dt.SessionID
@@ -219,7 +261,9 @@ func (d *decoder) event(ev *event, dt *data, raw []byte, n int) {
 		d.model = first(dt.SelectedModel, d.model)
 		d.meta(ev, raw, n, ts)
 	case "session.model_change":
-		d.model = first(dt.NewModel, d.model)
+		if d.at == d.t {
+			d.model = first(dt.NewModel, d.model)
+		}
 		e := d.add(ev, n, ts, session.EntryModelChange)
 		e.Value = dt.NewModel
 	case "system.message":
@@ -243,7 +287,7 @@ func (d *decoder) event(ev *event, dt *data, raw []byte, n int) {
 			if len(d.responses) >= maxWaiting {
 				clear(d.responses) // a log whose calls record no usage
 			}
-			d.responses[dt.APICallID] = e
+			d.responses[dt.APICallID] = placed{d.at, e}
 		}
 	case "session.usage_record":
 		d.recordUsage(ev.Data)
@@ -342,14 +386,15 @@ func (d *decoder) meta(ev *event, raw []byte, n int, ts timeT) {
 	e.Raw = append(json.RawMessage(nil), raw...)
 }
 
-// add appends an entry chained to the previous one. Events carry their
-// own ids, but files written by older versions repeat them: the line
-// number keeps entry ids unique.
+// add appends an entry to the event's thread, chained to the thread's
+// previous one. Events carry their own ids, but files written by older
+// versions repeat them: the line number keeps entry ids unique.
 func (d *decoder) add(ev *event, n int, ts timeT, kind session.EntryKind) *session.Entry {
-	e := &session.Entry{ID: "L" + strconv.Itoa(n), ParentID: d.lastID, Line: n, Time: ts, Kind: kind, Type: ev.Type}
-	d.lastID = e.ID
-	d.t.Entries = append(d.t.Entries, e)
-	d.out = append(d.out, jsonl.Update{Thread: d.t, Entry: e})
+	t := d.at
+	e := &session.Entry{ID: "L" + strconv.Itoa(n), ParentID: d.lastIDs[t], Line: n, Time: ts, Kind: kind, Type: ev.Type}
+	d.lastIDs[t] = e.ID
+	t.Entries = append(t.Entries, e)
+	d.out = append(d.out, jsonl.Update{Thread: t, Entry: e})
 	return e
 }
 

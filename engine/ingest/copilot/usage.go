@@ -44,10 +44,10 @@ func (d *decoder) recordUsage(raw json.RawMessage) {
 	if json.Unmarshal(raw, &r) != nil || r.Usage.APICallID == "" {
 		return
 	}
-	if e, ok := d.responses[r.Usage.APICallID]; ok {
-		e.Message.Usage = r.normalized()
+	if p, ok := d.responses[r.Usage.APICallID]; ok {
+		p.e.Message.Usage = r.normalized()
 		delete(d.responses, r.Usage.APICallID)
-		d.out = append(d.out, jsonl.Update{Thread: d.t, Entry: e, Merged: true})
+		d.out = append(d.out, jsonl.Update{Thread: p.t, Entry: p.e, Merged: true})
 		return
 	}
 	d.usages[r.Usage.APICallID] = r.normalized()

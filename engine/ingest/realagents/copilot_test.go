@@ -11,13 +11,13 @@ import (
 )
 
 // TestCopilotCLI runs GitHub Copilot CLI, bringing its own key to the
-// model server over Chat Completions, on the scripted task, and checks
-// ctxscope's reading of its events.jsonl against what the server received
-// and answered.
+// model server over Chat Completions, on the scripted task with a
+// subagent (its task tool), and checks ctxscope's reading of its
+// events.jsonl against what the server received and answered.
 func TestCopilotCLI(t *testing.T) {
 	agent := pinnedAgent(t, "copilot-cli")
 	sb := newSandbox(t, project)
-	srv := modeltest.Start(codingTask(sb.work, false))
+	srv := modeltest.Start(codingTask(sb.work, true))
 	defer srv.Close()
 	bin := filepath.Join(agent.dir, "node_modules", "@github", "copilot-linux-x64", "copilot")
 	sb.run(t, 3*time.Minute, []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + srv.URL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
@@ -28,9 +28,12 @@ func TestCopilotCLI(t *testing.T) {
 	if !strings.HasPrefix(s.Title, mainMarker) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}
-	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
+	main, sub := threadsOf(t, s)
+	compareThread(t, "main", main, srv.Requests(), mainMarker)
+	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
 	if !compareTotals(t, s) {
 		t.Error("the agent's own totals are not read")
 	}
-	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokens, "the tool schemas", 0.005)
+	compareInputs(t, "main", main, srv.Requests(), mainMarker, chatBodyTokens, "the tool schemas", 0.005)
+	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, chatBodyTokens, "the tool schemas", 0.005)
 }

@@ -17,7 +17,7 @@ import (
 func TestOpenCode(t *testing.T) {
 	agent := pinnedAgent(t, "opencode")
 	sb := newSandbox(t, project)
-	srv := modeltest.Start(codingTask(sb.work, false))
+	srv := modeltest.Start(codingTask(sb.work, true))
 	defer srv.Close()
 	sb.writeFile(t, filepath.Join(sb.home, ".config", "opencode", "opencode.json"), fmt.Sprintf(`{
   "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "mock", "options": {"baseURL": "%s/v1", "apiKey": "test-key"},

@@ -46,8 +46,10 @@ type Action struct {
 	// write's.
 	Old, New, Content string
 	// Prompt is what a subagent is asked; it should hold the marker of
-	// the task the subagent plays.
-	Prompt string
+	// the task the subagent plays. AgentType is the kind of subagent
+	// asked for, where the tool takes one ("general-purpose" when empty:
+	// Claude Code's and Copilot CLI's; OpenCode's is "general").
+	Prompt, AgentType string
 }
 
 // Kind is the kind of an action.

@@ -101,7 +101,7 @@ func (s Script) arguments(a Action, t Tool) map[string]any {
 		args["prompt"], args["description"] = a.Prompt, "a subtask"
 		for _, p := range []string{"subagent_type", "agent_type"} {
 			if t.Params[p] {
-				args[p] = "general-purpose"
+				args[p] = cmpOr(a.AgentType, "general-purpose")
 			}
 		}
 		if t.Params["name"] {
@@ -112,6 +112,13 @@ func (s Script) arguments(a Action, t Tool) map[string]any {
 		}
 	}
 	return args
+}
+
+func cmpOr(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
 }
 
 func firstWord(s string) string {

@@ -17,7 +17,7 @@ import (
 func TestOpenCode(t *testing.T) {
 	agent := pinnedAgent(t, "opencode")
 	sb := newSandbox(t, project)
-	srv := modeltest.Start(codingTask(sb.work, true))
+	srv := modeltest.Start(codingTaskWith(sb.work, true, "general"))
 	defer srv.Close()
 	sb.writeFile(t, filepath.Join(sb.home, ".config", "opencode", "opencode.json"), fmt.Sprintf(`{
   "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "mock", "options": {"baseURL": "%s/v1", "apiKey": "test-key"},
@@ -28,6 +28,9 @@ func TestOpenCode(t *testing.T) {
 		filepath.Join(agent.dir, "node_modules", "opencode-linux-x64", "bin", "opencode"), "run", "--model", "mock/gpt-4.1", "--format", "json", prompt)
 
 	s := readLog(t, filepath.Join(sb.home, ".local", "share", "opencode", "opencode.db"), session.FormatOpenCode, agent.version)
-	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
-	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, chatBodyTokensNoSystem, "the system prompt and the tool schemas", 0.005)
+	main, sub := threadsOf(t, s)
+	compareThread(t, "main", main, srv.Requests(), mainMarker)
+	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
+	compareInputs(t, "main", main, srv.Requests(), mainMarker, chatBodyTokensNoSystem, "the system prompt and the tool schemas", 0.005)
+	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, chatBodyTokensNoSystem, "the system prompt and the tool schemas", 0.005)
 }

@@ -22,6 +22,12 @@ var project = map[string]string{
 // (reads repeated, the test run failing, an edit, the test passing) and,
 // when subagent is true, a subagent of 3 calls among them.
 func codingTask(workdir string, subagent bool) modeltest.Script {
+	return codingTaskWith(workdir, subagent, "")
+}
+
+// codingTaskWith is codingTask asking for a subagent of agentType, for an
+// agent whose subagents have their own names.
+func codingTaskWith(workdir string, subagent bool, agentType string) modeltest.Script {
 	read := func(p string) modeltest.Action { return modeltest.Action{Kind: modeltest.Read, Path: p} }
 	bash := func(c string) modeltest.Action { return modeltest.Action{Kind: modeltest.Bash, Command: c} }
 	steps := []modeltest.Step{
@@ -48,7 +54,7 @@ func codingTask(workdir string, subagent bool) modeltest.Script {
 	tasks := []modeltest.Task{{Marker: mainMarker, Steps: steps, Final: "The adder is fixed and the test passes."}}
 	if subagent {
 		steps = append(steps[:12:12], append([]modeltest.Step{{Say: "Asking a subagent to check.",
-			Calls: []modeltest.Action{{Kind: modeltest.Subagent, Prompt: subMarker + ": check that the test passes and say what calc.sh does."}}}}, steps[12:]...)...)
+			Calls: []modeltest.Action{{Kind: modeltest.Subagent, AgentType: agentType, Prompt: subMarker + ": check that the test passes and say what calc.sh does."}}}}, steps[12:]...)...)
 		tasks[0].Steps = steps[:len(steps)-1] // 20 calls with the subagent's
 		tasks = append(tasks, modeltest.Task{Marker: subMarker, Steps: []modeltest.Step{
 			{Calls: []modeltest.Action{read("calc.sh")}},

@@ -95,9 +95,11 @@ func companion(path string) bool {
 	return opencode.IsStorageRecord(path)
 }
 
-// withCompanions adds, after each named file X.jsonl, the directory
-// X/subagents when it exists: where Claude Code 2 writes the subagents of
-// session X, so that naming the main transcript brings its subagents.
+// withCompanions adds, after each named file, the directory of its
+// subagents when there is one, so that naming the main log brings its
+// subagents: X/subagents for Claude Code 2's transcript X.jsonl, and
+// chats/<session id>/ for Gemini CLI's chats/session-<time>-<id
+// prefix>.jsonl (whose directory is named by the whole session id).
 func withCompanions(paths []string) []string {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
@@ -105,12 +107,32 @@ func withCompanions(paths []string) []string {
 		if !strings.HasSuffix(p, ".jsonl") || strings.ContainsAny(p, "*?[") {
 			continue
 		}
-		dir := filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents")
-		if info, err := os.Stat(dir); err == nil && info.IsDir() {
-			out = append(out, dir)
+		dirs := []string{filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents")}
+		if prefix, ok := geminiChatPrefix(p); ok {
+			dirs, _ = filepath.Glob(filepath.Join(filepath.Dir(p), prefix+"-*"))
+		}
+		for _, dir := range dirs {
+			if info, err := os.Stat(dir); err == nil && info.IsDir() {
+				out = append(out, dir)
+			}
 		}
 	}
 	return out
+}
+
+// geminiChatPrefix returns the session id prefix that names a Gemini CLI
+// chat file, chats/session-<time>-<8 hex digits>.jsonl.
+func geminiChatPrefix(path string) (string, bool) {
+	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if filepath.Base(filepath.Dir(path)) != "chats" || !strings.HasPrefix(base, "session-") {
+		return "", false
+	}
+	i := strings.LastIndexByte(base, '-')
+	prefix := base[i+1:]
+	if len(prefix) != 8 || strings.Trim(prefix, "0123456789abcdef") != "" {
+		return "", false
+	}
+	return prefix, true
 }
 
 // FileError is a file that [ReadPaths] could not import.
@@ -128,7 +150,8 @@ func (e FileError) Unwrap() error { return e.Err }
 // ReadPaths expands paths with [Expand] and imports every session of every
 // file; a named Claude Code transcript X.jsonl brings the subagent files
 // under X/subagents with it. Sessions that are subagent threads of another imported session
-// (Claude Code's subagents/agent-*.jsonl files, Codex subagent rollouts)
+// (Claude Code's subagents/agent-*.jsonl files, Codex subagent rollouts,
+// Gemini CLI's subagent chats)
 // are joined to that session as threads. Files that cannot be imported,
 // such as files of no known format found in a directory, are returned as
 // FileErrors and do not stop the others; the error result is only for

@@ -69,6 +69,35 @@ func TestReadPathsJoinsSubagents(t *testing.T) {
 	}
 }
 
+// TestReadPathsJoinsGeminiSubagents reads a Gemini CLI 0.6x chat whose
+// subagent's chat lies in chats/<session id>/: it is a subagent thread of
+// the session, whether the directory or the main chat alone is named.
+func TestReadPathsJoinsGeminiSubagents(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "chats")
+	const parent = "4ffda32e-78fd-437d-81c5-8ea8a1ed52b7"
+	chat := func(id, kind, text string) string {
+		return `{"sessionId":"` + id + `","projectHash":"h","startTime":"2026-11-27T15:03:38Z","lastUpdated":"2026-11-27T15:03:38Z"` + kind + `}` + "\n" +
+			`{"id":"u1","timestamp":"2026-11-27T15:03:38Z","type":"user","content":[{"text":"` + text + `"}]}` + "\n" +
+			`{"id":"g1","timestamp":"2026-11-27T15:03:39Z","type":"gemini","content":"ok","tokens":{"input":10,"output":2,"cached":0,"thoughts":0,"tool":0,"total":12},"model":"gemini-2.5-pro"}` + "\n"
+	}
+	main := filepath.Join(dir, "session-2026-11-27T15-03-4ffda32e.jsonl")
+	write(t, main, chat(parent, "", "fix it"))
+	write(t, filepath.Join(dir, parent, "d523e5b8-84e8-4ab0-b54f-9280eda7a62d.jsonl"), chat("d523e5b8-84e8-4ab0-b54f-9280eda7a62d", `,"kind":"subagent"`, "check it"))
+	for _, named := range []string{dir, main} {
+		ss, failed, err := ingest.ReadPaths([]string{named})
+		if err != nil || len(failed) != 0 || len(ss) != 1 {
+			t.Fatalf("%s: %d sessions, failed %v, %v", named, len(ss), failed, err)
+		}
+		s := ss[0]
+		if s.ID != parent || len(s.Threads) != 2 {
+			t.Fatalf("%s: session %s with %d threads, want %s with the subagent's", named, s.ID, len(s.Threads), parent)
+		}
+		if sub := s.Threads[1]; sub.Kind != session.ThreadSubagent || sub.ParentID != parent || sub.ID != "d523e5b8-84e8-4ab0-b54f-9280eda7a62d" {
+			t.Errorf("%s: subagent thread %s %s parent %s", named, sub.Kind, sub.ID, sub.ParentID)
+		}
+	}
+}
+
 func TestExpand(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"b.jsonl", "a.jsonl", "sub/c.json"} {

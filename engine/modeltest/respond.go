@@ -30,6 +30,10 @@ func (s *Server) respondTo(users []string, assistants int, offered map[string]To
 		return "", []part{{Text: "Done."}}, nil
 	}
 	if assistants >= len(t.Steps) {
+		if c, ok := completion(t.Final, offered); ok {
+			c.ID = nextID(idPrefix)
+			return t.Marker, []part{{Call: &c}}, nil
+		}
 		return t.Marker, []part{{Text: t.Final}}, nil
 	}
 	st := t.Steps[assistants]
@@ -46,4 +50,24 @@ func (s *Server) respondTo(users []string, assistants int, offered map[string]To
 		out = append(out, part{Call: &c})
 	}
 	return t.Marker, out, nil
+}
+
+// completion is the closing answer as a call of the tool that ends a
+// subagent's run where the request offers one: Gemini CLI's subagents
+// must call complete_task with their report, an object under result
+// (the generalist's holds a response), or a text under another name.
+func completion(final string, offered map[string]Tool) (Call, bool) {
+	t, ok := offered["complete_task"]
+	if !ok {
+		return Call{}, false
+	}
+	if t.Params["result"] {
+		return Call{Name: t.Name, Input: map[string]any{"result": map[string]any{"response": final}}}, true
+	}
+	for _, p := range []string{"response", "answer", "report"} {
+		if t.Params[p] {
+			return Call{Name: t.Name, Input: map[string]any{p: final}}, true
+		}
+	}
+	return Call{Name: t.Name, Input: map[string]any{}}, true
 }

@@ -24,7 +24,7 @@ var toolNames = map[Kind][]string{
 	Bash:     {"Bash", "run_shell_command", "bash", "exec_command", "shell"},
 	Edit:     {"Edit", "replace", "edit", "str_replace", "apply_patch"},
 	Write:    {"Write", "write_file", "write", "create", "apply_patch"},
-	Subagent: {"Task", "Agent", "task"},
+	Subagent: {"Task", "Agent", "task", "invoke_agent"},
 }
 
 // paramNames lists, per part of an action, the names tools give the
@@ -98,7 +98,13 @@ func (s Script) arguments(a Action, t Tool) map[string]any {
 		put("path", s.abs(a.Path))
 		put("content", a.Content)
 	case Subagent:
-		args["prompt"], args["description"] = a.Prompt, "a subtask"
+		args["prompt"] = a.Prompt
+		if t.Params["description"] {
+			args["description"] = "a subtask"
+		}
+		if t.Params["agent_name"] {
+			args["agent_name"] = cmpOr(a.AgentType, "general-purpose")
+		}
 		for _, p := range []string{"subagent_type", "agent_type"} {
 			if t.Params[p] {
 				args[p] = cmpOr(a.AgentType, "general-purpose")

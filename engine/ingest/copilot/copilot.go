@@ -146,7 +146,7 @@ type decoder struct {
 	lastIDs map[*session.Thread]string
 	agents  map[string]*session.Thread
 	model   string
-	names  map[string]string // tool name by call id
+	names   map[string]string // tool name by call id
 	// usages are usage records waiting for their response, and responses
 	// the responses waiting for their usage record, by apiCallId.
 	usages    map[string]*session.Usage

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"path/filepath"
 	"strconv"
 
 	"ctxscope/engine/ingest/internal/jsondoc"
@@ -78,6 +79,16 @@ type header struct {
 func (h *header) apply(s *session.Session) {
 	if h.SessionID != "" {
 		s.ID = h.SessionID
+	}
+	if h.Kind == "subagent" {
+		// Gemini CLI 0.6x writes a subagent's chat (invoke_agent) as
+		// chats/<parent session id>/<its session id>.jsonl: a thread of
+		// the parent's session, joined to it when both are read.
+		t := s.Main()
+		t.Kind, t.ID = session.ThreadSubagent, s.ID
+		if parent := filepath.Base(filepath.Dir(s.Source)); parent != "chats" && parent != "." && parent != string(filepath.Separator) {
+			t.ParentID = parent
+		}
 	}
 	if t := norm.Time(h.StartTime); !t.IsZero() {
 		s.Started = t

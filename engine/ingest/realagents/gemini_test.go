@@ -16,7 +16,7 @@ import (
 func TestGeminiCLI(t *testing.T) {
 	agent := pinnedAgent(t, "gemini-cli")
 	sb := newSandbox(t, project)
-	srv := modeltest.Start(codingTask(sb.work, false))
+	srv := modeltest.Start(codingTaskWith(sb.work, true, "generalist"))
 	defer srv.Close()
 	sb.writeFile(t, filepath.Join(sb.home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}},`+
 		`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"general":{"disableAutoUpdate":true,"disableUpdateNag":true},"ide":{"enabled":false}}`)
@@ -29,6 +29,9 @@ func TestGeminiCLI(t *testing.T) {
 	if !strings.HasPrefix(s.Title, mainMarker) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}
-	compareThread(t, "main", s.Threads[0], srv.Requests(), mainMarker)
-	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
+	main, sub := threadsOf(t, s)
+	compareThread(t, "main", main, srv.Requests(), mainMarker)
+	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
+	compareInputs(t, "main", main, srv.Requests(), mainMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
+	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
 }

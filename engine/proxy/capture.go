@@ -1,0 +1,97 @@
+package proxy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"hash"
+	"io"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// capture keeps the first max bytes of a body that streams through, and
+// the size and SHA-256 of all of it.
+type capture struct {
+	mu    sync.Mutex
+	max   int64
+	buf   []byte
+	n     int64
+	sum   hash.Hash
+	first time.Time // when the first byte passed
+}
+
+func newCapture(max int64) *capture { return &capture{max: max, sum: sha256.New()} }
+
+func (c *capture) note(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == 0 {
+		c.first = time.Now()
+	}
+	c.n += int64(len(p))
+	c.sum.Write(p)
+	if room := c.max - int64(len(c.buf)); room > 0 {
+		c.buf = append(c.buf, p[:min(int64(len(p)), room)]...)
+	}
+}
+
+// firstAt is when the first byte passed, zero if none did.
+func (c *capture) firstAt() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.first
+}
+
+// body returns the kept copy as a record's body.
+func (c *capture) body(contentType, encoding string) Body {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := Body{Bytes: c.n, SHA256: hex.EncodeToString(c.sum.Sum(nil)), Truncated: c.n > int64(len(c.buf)), Encoding: encoding, ContentType: mediaType(contentType)}
+	switch {
+	case !b.Truncated && encoding == "" && json.Valid(c.buf) && len(c.buf) > 0:
+		b.JSON = append(json.RawMessage(nil), c.buf...)
+	case encoding == "" || encoding == "identity":
+		b.Text = validPrefix(c.buf)
+	default:
+		// Compressed bytes are not text: the record keeps their size and
+		// hash only.
+	}
+	return b
+}
+
+// validPrefix is buf as text, cut before an incomplete last rune and with
+// invalid bytes replaced, so that the record stays valid JSON.
+func validPrefix(buf []byte) string {
+	for i := 1; i <= utf8.UTFMax && i <= len(buf); i++ {
+		if utf8.RuneStart(buf[len(buf)-i]) {
+			if !utf8.FullRune(buf[len(buf)-i:]) {
+				buf = buf[:len(buf)-i]
+			}
+			break
+		}
+	}
+	return strings.ToValidUTF8(string(buf), "\uFFFD")
+}
+
+func mediaType(ct string) string {
+	t, _, _ := strings.Cut(ct, ";")
+	return strings.TrimSpace(t)
+}
+
+// teeBody passes a body through, noting every byte in a capture.
+type teeBody struct {
+	io.ReadCloser
+	c *capture
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	t.c.note(p[:n])
+	return n, err
+}

@@ -1,0 +1,235 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultMaxBody is how many bytes of each body a record keeps unless
+// told otherwise: a longer body is passed through whole and recorded
+// truncated.
+const DefaultMaxBody = 16 << 20
+
+// Options configure a [Proxy].
+type Options struct {
+	// Token is the secret path segment: only requests under /p/<Token>/
+	// are forwarded. It must be at least 16 characters.
+	Token string
+	// Upstreams are the providers' endpoints (see [ParseUpstreams]).
+	Upstreams map[Provider]*url.URL
+	// Sink receives the records; nil records nothing.
+	Sink Sink
+	// MaxBody is how many bytes of each body a record keeps (0:
+	// DefaultMaxBody).
+	MaxBody int64
+	// Transport forwards requests; nil uses one that leaves compression
+	// to the agent (so that no byte changes).
+	Transport http.RoundTripper
+	// Errors receives what the sink failed to record; nil drops it.
+	Errors func(error)
+}
+
+// Proxy is the recording proxy, an http.Handler.
+type Proxy struct {
+	opts   Options
+	prefix string
+	rp     *httputil.ReverseProxy
+	seq    atomic.Int64
+
+	mu   sync.Mutex
+	last map[string]lastRequest // by conversation
+}
+
+// lastRequest is a conversation's latest exchange: its sequence number and
+// request hash, which a retry repeats.
+type lastRequest struct {
+	seq int
+	sum string
+}
+
+// exchange is what the proxy notes about one request while it is
+// forwarded.
+type exchange struct {
+	started  time.Time
+	api      API
+	call     bool
+	req, res *capture
+	status   int
+	resType  string
+	resEnc   string
+	reqType  string
+	reqEnc   string
+	err      error
+}
+
+type exchangeKey struct{}
+
+// New returns a proxy with opts.
+func New(opts Options) (*Proxy, error) {
+	if len(opts.Token) < 16 || strings.ContainsAny(opts.Token, "/?#%") {
+		return nil, errors.New("proxy: the token must be at least 16 characters, none of them / ? # %")
+	}
+	if opts.Upstreams == nil {
+		u, err := ParseUpstreams(nil)
+		if err != nil {
+			return nil, err
+		}
+		opts.Upstreams = u
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.Transport == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DisableCompression = true // never decompress: the agent gets the upstream's bytes
+		opts.Transport = t
+	}
+	p := &Proxy{opts: opts, prefix: "/p/" + opts.Token, last: map[string]lastRequest{}}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite:        p.rewrite,
+		ModifyResponse: p.modifyResponse,
+		ErrorHandler:   p.errorHandler,
+		Transport:      opts.Transport,
+		FlushInterval:  -1, // every chunk as it arrives
+		ErrorLog:       nil,
+	}
+	return p, nil
+}
+
+// Prefix is the path under which the proxy forwards: an agent's base URL
+// is the proxy's address followed by it (and by /v1 where the agent's
+// setting includes the version).
+func (p *Proxy) Prefix() string { return p.prefix }
+
+// ServeHTTP forwards one request and records it.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Origin") != "" {
+		http.Error(w, "ctxscope proxy: requests from web pages are refused", http.StatusForbidden)
+		return
+	}
+	if !loopbackHost(r.Host) {
+		http.Error(w, "ctxscope proxy: unexpected Host", http.StatusMisdirectedRequest)
+		return
+	}
+	rest, ok := p.under(r.URL.Path)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	api, call := Classify(r.Method, rest)
+	ex := &exchange{started: time.Now(), api: api, call: call, req: newCapture(p.opts.MaxBody), res: newCapture(p.opts.MaxBody),
+		reqType: r.Header.Get("Content-Type"), reqEnc: r.Header.Get("Content-Encoding")}
+	out := r.Clone(context.WithValue(r.Context(), exchangeKey{}, ex))
+	out.URL.Path, out.URL.RawPath = rest, ""
+	if r.Body != nil && r.Body != http.NoBody {
+		out.Body = &teeBody{ReadCloser: r.Body, c: ex.req}
+	}
+	p.rp.ServeHTTP(w, out)
+	if call && p.opts.Sink != nil {
+		p.record(r, rest, ex)
+	}
+}
+
+// under returns the path below the proxy's prefix, comparing the token in
+// constant time.
+func (p *Proxy) under(path string) (string, bool) {
+	if len(path) <= len(p.prefix) || path[len(p.prefix)] != '/' {
+		return "", false
+	}
+	if subtle.ConstantTimeCompare([]byte(path[:len(p.prefix)]), []byte(p.prefix)) != 1 {
+		return "", false
+	}
+	return path[len(p.prefix):], true
+}
+
+// loopbackHost reports whether a Host header names this machine's loopback
+// (so that a page of another site, resolving its name to 127.0.0.1, is
+// refused).
+func loopbackHost(host string) bool {
+	h, _, err := net.SplitHostPort(host)
+	if err != nil {
+		h = host
+	}
+	h = strings.Trim(h, "[]")
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
+	ex := pr.In.Context().Value(exchangeKey{}).(*exchange)
+	prov := ex.api.Provider()
+	if !ex.call {
+		prov = providerOf(pr.In.URL.Path)
+	}
+	up := p.opts.Upstreams[prov]
+	pr.Out.URL.Scheme, pr.Out.URL.Host = up.Scheme, up.Host
+	pr.Out.URL.Path = up.Path + pr.In.URL.Path
+	pr.Out.URL.RawPath = ""
+	pr.Out.Host = up.Host
+}
+
+func (p *Proxy) modifyResponse(res *http.Response) error {
+	ex := res.Request.Context().Value(exchangeKey{}).(*exchange)
+	ex.status, ex.resType, ex.resEnc = res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding")
+	if res.Body != nil {
+		res.Body = &teeBody{ReadCloser: res.Body, c: ex.res}
+	}
+	return nil
+}
+
+func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
+	ex := r.Context().Value(exchangeKey{}).(*exchange)
+	ex.err = err
+	if errors.Is(err, context.Canceled) {
+		return // the agent went away: there is no one to answer
+	}
+	msg := fmt.Sprintf("ctxscope proxy: the upstream did not answer: %v", err)
+	if ex.status == 0 {
+		http.Error(w, msg, http.StatusBadGateway)
+	}
+}
+
+// record hands the finished exchange to the sink.
+func (p *Proxy) record(in *http.Request, path string, ex *exchange) {
+	rec := &Record{Version: RecordVersion, Seq: int(p.seq.Add(1)), API: ex.api, Method: in.Method, Path: path,
+		Session: sessionHeaders(in.Header), Started: ex.started.UTC(), Status: ex.status,
+		Request: ex.req.body(ex.reqType, ex.reqEnc), Response: ex.res.body(ex.resType, ex.resEnc)}
+	rec.DurationMS = ms(time.Since(ex.started))
+	if first := ex.res.firstAt(); !first.IsZero() {
+		rec.FirstByteMS = ms(first.Sub(ex.started))
+	}
+	if ex.err != nil {
+		rec.Error = ex.err.Error()
+	}
+	rec.Conversation = "unparsed"
+	if rec.Request.JSON != nil {
+		rec.Conversation = ConversationKey(ex.api, rec.Request.JSON)
+	} else if !rec.Request.Truncated {
+		rec.Conversation = ConversationKey(ex.api, bytes.TrimSpace([]byte(rec.Request.Text)))
+	}
+	p.mu.Lock()
+	if last, ok := p.last[rec.Conversation]; ok && last.sum == rec.Request.SHA256 {
+		rec.RetryOf = last.seq
+	}
+	p.last[rec.Conversation] = lastRequest{seq: rec.Seq, sum: rec.Request.SHA256}
+	p.mu.Unlock()
+	if err := p.opts.Sink.Record(rec); err != nil && p.opts.Errors != nil {
+		p.opts.Errors(err)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,82 @@
+package proxy
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// RecordVersion is the version of the record format; a record names it in
+// its ctxscope_proxy field.
+const RecordVersion = 1
+
+// Record is one exchange as the proxy saw it: the request the agent sent
+// and the response the upstream returned, each as a bounded copy of its
+// bytes with the whole body's size and SHA-256.
+type Record struct {
+	Version int `json:"ctxscope_proxy"`
+	// Seq numbers the proxy's exchanges from 1, in the order they started.
+	Seq int `json:"seq"`
+	// Conversation names the conversation the request belongs to (see
+	// [ConversationKey]).
+	Conversation string `json:"conversation"`
+	API          API    `json:"api"`
+	Method       string `json:"method"`
+	// Path is the request's path under the proxy's prefix, without its
+	// query (which may hold a key).
+	Path string `json:"path"`
+	// Session holds the request headers that name the agent's session or
+	// conversation, when it sends any; no other header is kept.
+	Session map[string]string `json:"session,omitempty"`
+
+	Started time.Time `json:"started"`
+	// FirstByteMS is the time from the request's start to the first byte
+	// of the response body; DurationMS to the response's end.
+	FirstByteMS float64 `json:"firstByteMs"`
+	DurationMS  float64 `json:"durationMs"`
+	// Status is the upstream's HTTP status, 0 when none came (Error says
+	// why).
+	Status int    `json:"status"`
+	Error  string `json:"error,omitempty"`
+	// RetryOf is the sequence number of the latest earlier exchange of the
+	// conversation with the same request body: this one is its retry.
+	RetryOf int `json:"retryOf,omitempty"`
+
+	Request  Body `json:"request"`
+	Response Body `json:"response"`
+}
+
+// Body is one body's bounded copy.
+type Body struct {
+	// JSON is the body when it is valid JSON and whole; Text otherwise
+	// (its first bytes when Truncated, as valid UTF-8).
+	JSON json.RawMessage `json:"json,omitempty"`
+	Text string          `json:"text,omitempty"`
+	// Bytes and SHA256 describe the whole body as it crossed the proxy.
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+	// Truncated marks a body larger than the proxy keeps: it was passed
+	// through whole and only its first bytes are here.
+	Truncated bool `json:"truncated,omitempty"`
+	// Encoding is the body's Content-Encoding when it was compressed; the
+	// copy is of the compressed bytes.
+	Encoding string `json:"encoding,omitempty"`
+	// ContentType is the body's media type (text/event-stream for a
+	// streamed response).
+	ContentType string `json:"contentType,omitempty"`
+}
+
+// Bytes returns the body's kept bytes: its JSON, else its text.
+func (b *Body) Raw() []byte {
+	if b.JSON != nil {
+		return b.JSON
+	}
+	return []byte(b.Text)
+}
+
+// Failed reports whether the exchange did not end in a 2xx response.
+func (r *Record) Failed() bool { return r.Error != "" || r.Status < 200 || r.Status > 299 }
+
+// Sink receives each exchange once its response has ended.
+type Sink interface {
+	Record(r *Record) error
+}

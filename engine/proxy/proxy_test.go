@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 const testToken = "0123456789abcdef0123"
@@ -29,6 +30,20 @@ func (m *memSink) Record(r *Record) error {
 	defer m.mu.Unlock()
 	m.recs = append(m.recs, r)
 	return nil
+}
+
+// wait returns the records once there are n: the proxy records an
+// exchange after the agent may already have read its response.
+func (m *memSink) wait(t *testing.T, n int) []*Record {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		recs := m.all()
+		if len(recs) >= n || time.Now().After(deadline) {
+			return recs
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func (m *memSink) all() []*Record {
@@ -115,7 +130,7 @@ func TestStreamsChunkByChunkAndChangesNoByte(t *testing.T) {
 	if want := strings.Join(chunks, ""); string(streamed) != want {
 		t.Errorf("the agent received %q, want %q", streamed, want)
 	}
-	recs := sink.all()
+	recs := sink.wait(t, 1)
 	if len(recs) != 1 {
 		t.Fatalf("%d records", len(recs))
 	}
@@ -195,7 +210,7 @@ func TestFaultsPassThroughAndAreRecorded(t *testing.T) {
 	} {
 		before := len(sink.all())
 		status, got := do(tc.path, tc.body, tc.header...)
-		recs := sink.all()
+		recs := sink.wait(t, before+1)
 		if status != tc.status || len(recs) != before+1 {
 			t.Errorf("%s: status %d, %d new records", tc.name, status, len(recs)-before)
 			continue
@@ -211,7 +226,7 @@ func TestFaultsPassThroughAndAreRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	recs := sink.all()
+	recs := sink.wait(t, 5)
 	if r := recs[len(recs)-1]; res.StatusCode != http.StatusBadGateway || r.Status != 0 || r.Error == "" || !r.Failed() {
 		t.Errorf("down: status %d, record %+v", res.StatusCode, r)
 	}
@@ -285,11 +300,19 @@ func TestRecordsKeepNoSecret(t *testing.T) {
 		}
 		res.Body.Close()
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var files []string
+	var data []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		files, _ = filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		if len(files) == 1 {
+			if data, _ = os.ReadFile(files[0]); bytes.Count(data, []byte("\n")) == 2 {
+				break
+			}
+		}
+	}
 	if len(files) != 1 {
 		t.Fatalf("record files %v, want one conversation", files)
 	}
-	data, _ := os.ReadFile(files[0])
 	for _, secret := range []string{"secret-query", "secret-header", "secret-bearer", "secret-cookie"} {
 		if strings.Contains(string(data), secret) {
 			t.Errorf("the record holds %s", secret)

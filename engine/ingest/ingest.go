@@ -33,6 +33,7 @@ import (
 	"ctxscope/engine/ingest/openhands"
 	"ctxscope/engine/ingest/otlp"
 	"ctxscope/engine/ingest/pi"
+	"ctxscope/engine/ingest/proxyrec"
 	"ctxscope/engine/ingest/sweagent"
 	"ctxscope/engine/inputfile"
 	"ctxscope/engine/session"
@@ -73,6 +74,7 @@ type Incremental interface {
 // most specific signatures first.
 var importers = []Importer{
 	normalized.Importer{},
+	proxyrec.Importer{},
 	pi.Importer{},
 	claude.Importer{},
 	codex.Importer{},

@@ -1,9 +1,12 @@
 package proxy
 
 import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"hash"
 	"io"
 	"strings"
@@ -53,16 +56,51 @@ func (c *capture) body(contentType, encoding string) Body {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b := Body{Bytes: c.n, SHA256: hex.EncodeToString(c.sum.Sum(nil)), Truncated: c.n > int64(len(c.buf)), Encoding: encoding, ContentType: mediaType(contentType)}
-	switch {
-	case !b.Truncated && encoding == "" && json.Valid(c.buf) && len(c.buf) > 0:
-		b.JSON = append(json.RawMessage(nil), c.buf...)
-	case encoding == "" || encoding == "identity":
-		b.Text = validPrefix(c.buf)
+	data := c.buf
+	switch encoding {
+	case "", "identity":
+	case "gzip", "deflate":
+		// The copy is decoded for reading; Bytes and SHA256 stay those of
+		// the compressed bytes that crossed the wire.
+		if b.Truncated {
+			return b
+		}
+		plain, ok := decompress(encoding, c.buf, c.max)
+		if !ok {
+			return b
+		}
+		data = plain
 	default:
-		// Compressed bytes are not text: the record keeps their size and
-		// hash only.
+		return b // a coding the proxy does not read (br, zstd): size and hash only
+	}
+	switch {
+	case b.Truncated:
+		b.Text = validPrefix(data)
+	case utf8.Valid(data):
+		b.Text = string(data)
+	default:
+		b.Base64 = base64.StdEncoding.EncodeToString(data)
 	}
 	return b
+}
+
+// decompress decodes a gzip or deflate body of at most max bytes decoded.
+func decompress(encoding string, buf []byte, max int64) ([]byte, bool) {
+	var r io.Reader
+	if encoding == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(buf))
+		if err != nil {
+			return nil, false
+		}
+		r = zr
+	} else {
+		r = flate.NewReader(bytes.NewReader(buf))
+	}
+	out, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil || int64(len(out)) > max {
+		return nil, false
+	}
+	return out, true
 }
 
 // validPrefix is buf as text, cut before an incomplete last rune and with

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"strings"
 )
 
@@ -18,12 +19,33 @@ func ConversationKey(api API, body []byte) string {
 	if first == nil {
 		return "unparsed"
 	}
-	var compact bytes.Buffer
-	if json.Compact(&compact, first) != nil {
-		compact.Write(first)
+	h := sha256.New()
+	h.Write([]byte(string(api) + "\x00"))
+	var v any
+	if json.Unmarshal(first, &v) != nil {
+		h.Write(first)
 	}
-	sum := sha256.Sum256(append([]byte(string(api)+"\x00"), compact.Bytes()...))
-	return shortAPI(api) + "-" + hex.EncodeToString(sum[:8])
+	writeTexts(h, v)
+	return shortAPI(api) + "-" + hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// writeTexts writes the text of a message's content: a string, or the
+// "text" of its parts, in order. The rest (cache markers an agent moves
+// from request to request, part ids) does not name the conversation.
+func writeTexts(h io.Writer, v any) {
+	switch x := v.(type) {
+	case string:
+		io.WriteString(h, x)
+		h.Write([]byte{0})
+	case []any:
+		for _, e := range x {
+			writeTexts(h, e)
+		}
+	case map[string]any:
+		if t, ok := x["text"].(string); ok {
+			writeTexts(h, t)
+		}
+	}
 }
 
 func shortAPI(api API) string {

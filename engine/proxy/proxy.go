@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -206,7 +205,7 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 // record hands the finished exchange to the sink.
 func (p *Proxy) record(in *http.Request, path string, ex *exchange) {
 	rec := &Record{Version: RecordVersion, Seq: int(p.seq.Add(1)), API: ex.api, Method: in.Method, Path: path,
-		Session: sessionHeaders(in.Header), Started: ex.started.UTC(), Status: ex.status,
+		Session: sessionHeaders(in.Header), UserAgent: truncate(in.Header.Get("User-Agent"), 200), Started: ex.started.UTC(), Status: ex.status,
 		Request: ex.req.body(ex.reqType, ex.reqEnc), Response: ex.res.body(ex.resType, ex.resEnc)}
 	rec.DurationMS = ms(time.Since(ex.started))
 	if first := ex.res.firstAt(); !first.IsZero() {
@@ -216,10 +215,8 @@ func (p *Proxy) record(in *http.Request, path string, ex *exchange) {
 		rec.Error = ex.err.Error()
 	}
 	rec.Conversation = "unparsed"
-	if rec.Request.JSON != nil {
-		rec.Conversation = ConversationKey(ex.api, rec.Request.JSON)
-	} else if !rec.Request.Truncated {
-		rec.Conversation = ConversationKey(ex.api, bytes.TrimSpace([]byte(rec.Request.Text)))
+	if !rec.Request.Truncated {
+		rec.Conversation = ConversationKey(ex.api, rec.Request.Raw())
 	}
 	p.mu.Lock()
 	if last, ok := p.last[rec.Conversation]; ok && last.sum == rec.Request.SHA256 {
@@ -233,3 +230,10 @@ func (p *Proxy) record(in *http.Request, path string, ex *exchange) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		s = s[:n]
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}

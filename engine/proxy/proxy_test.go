@@ -135,7 +135,7 @@ func TestStreamsChunkByChunkAndChangesNoByte(t *testing.T) {
 		t.Fatalf("%d records", len(recs))
 	}
 	r := recs[0]
-	if r.API != APIAnthropic || r.Status != 200 || r.Path != "/v1/messages" || r.Request.SHA256 != sum(reqBody) || string(r.Request.JSON) != string(reqBody) ||
+	if r.API != APIAnthropic || r.Status != 200 || r.Path != "/v1/messages" || r.Request.SHA256 != sum(reqBody) || r.Request.Text != string(reqBody) ||
 		r.Response.Text != strings.Join(chunks, "") || r.Response.SHA256 != sum(streamed) || r.Response.ContentType != "text/event-stream" || r.Session["x-claude-code-session-id"] != "s-1" {
 		t.Errorf("record %+v", r)
 	}
@@ -188,22 +188,22 @@ func TestFaultsPassThroughAndAreRecorded(t *testing.T) {
 		check            func(t *testing.T, got []byte, r *Record)
 	}{
 		{"an upstream error", "/v1/messages", `{"messages":[{"role":"user","content":"overloaded"}]}`, nil, 529, func(t *testing.T, got []byte, r *Record) {
-			if string(got) != `{"type":"error","error":{"type":"overloaded_error"}}` || r.Status != 529 || !r.Failed() || string(r.Response.JSON) != string(got) {
-				t.Errorf("got %q, record status %d body %q", got, r.Status, r.Response.JSON)
+			if string(got) != `{"type":"error","error":{"type":"overloaded_error"}}` || r.Status != 529 || !r.Failed() || r.Response.Text != string(got) {
+				t.Errorf("got %q, record status %d body %q", got, r.Status, r.Response.Text)
 			}
 		}},
 		{"malformed JSON", "/v1/chat/completions", `{"messages":[`, nil, 200, func(t *testing.T, got []byte, r *Record) {
-			if string(got) != `{"messages":[` || r.Request.JSON != nil || r.Request.Text != `{"messages":[` || r.Conversation != "unparsed" {
+			if string(got) != `{"messages":[` || r.Request.Text != `{"messages":[` || r.Conversation != "unparsed" {
 				t.Errorf("got %q, record %+v", got, r.Request)
 			}
 		}},
 		{"a body larger than a record keeps", "/v1/responses", long, nil, 200, func(t *testing.T, got []byte, r *Record) {
-			if string(got) != long || !r.Request.Truncated || r.Request.Bytes != int64(len(long)) || r.Request.SHA256 != sum([]byte(long)) || len(r.Request.Text) != 64 || r.Request.JSON != nil {
+			if string(got) != long || !r.Request.Truncated || r.Request.Bytes != int64(len(long)) || r.Request.SHA256 != sum([]byte(long)) || len(r.Request.Text) != 64 {
 				t.Errorf("got %d bytes, record %+v", len(got), r.Request)
 			}
 		}},
 		{"a compressed response", "/v1beta/models/g:generateContent", `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`, []string{"Accept-Encoding", "gzip"}, 200, func(t *testing.T, got []byte, r *Record) {
-			if !bytes.Equal(got, gz.Bytes()) || r.Response.Encoding != "gzip" || r.Response.SHA256 != sum(gz.Bytes()) || r.Response.Text != "" {
+			if !bytes.Equal(got, gz.Bytes()) || r.Response.Encoding != "gzip" || r.Response.SHA256 != sum(gz.Bytes()) || r.Response.Text != `{"id":"r1"}` {
 				t.Errorf("got %q, record %+v", got, r.Response)
 			}
 		}},

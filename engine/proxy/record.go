@@ -1,7 +1,7 @@
 package proxy
 
 import (
-	"encoding/json"
+	"encoding/base64"
 	"time"
 )
 
@@ -27,6 +27,9 @@ type Record struct {
 	// Session holds the request headers that name the agent's session or
 	// conversation, when it sends any; no other header is kept.
 	Session map[string]string `json:"session,omitempty"`
+	// UserAgent is the agent's User-Agent header, which names the agent
+	// and its version.
+	UserAgent string `json:"userAgent,omitempty"`
 
 	Started time.Time `json:"started"`
 	// FirstByteMS is the time from the request's start to the first byte
@@ -47,28 +50,33 @@ type Record struct {
 
 // Body is one body's bounded copy.
 type Body struct {
-	// JSON is the body when it is valid JSON and whole; Text otherwise
-	// (its first bytes when Truncated, as valid UTF-8).
-	JSON json.RawMessage `json:"json,omitempty"`
-	Text string          `json:"text,omitempty"`
+	// Text is the body exactly as it crossed the proxy when it is valid
+	// UTF-8 (a JSON string is an exact, reversible encoding of it); its
+	// first bytes when Truncated, cut on a rune boundary.
+	Text string `json:"text,omitempty"`
+	// Base64 is the body when it is whole but not valid UTF-8.
+	Base64 string `json:"base64,omitempty"`
 	// Bytes and SHA256 describe the whole body as it crossed the proxy.
 	Bytes  int64  `json:"bytes"`
 	SHA256 string `json:"sha256"`
 	// Truncated marks a body larger than the proxy keeps: it was passed
 	// through whole and only its first bytes are here.
 	Truncated bool `json:"truncated,omitempty"`
-	// Encoding is the body's Content-Encoding when it was compressed; the
-	// copy is of the compressed bytes.
+	// Encoding is the body's Content-Encoding when it was compressed:
+	// Text is then the decoded body (gzip, deflate), or absent for a
+	// coding the proxy does not decode; Bytes and SHA256 are the
+	// compressed bytes'.
 	Encoding string `json:"encoding,omitempty"`
 	// ContentType is the body's media type (text/event-stream for a
 	// streamed response).
 	ContentType string `json:"contentType,omitempty"`
 }
 
-// Bytes returns the body's kept bytes: its JSON, else its text.
+// Raw returns the body's kept bytes.
 func (b *Body) Raw() []byte {
-	if b.JSON != nil {
-		return b.JSON
+	if b.Base64 != "" {
+		out, _ := base64.StdEncoding.DecodeString(b.Base64)
+		return out
 	}
 	return []byte(b.Text)
 }

@@ -25,7 +25,11 @@ const (
 	OriginBranchSummary     = "branchSummary"     // pi: summary of an abandoned branch
 	OriginCompactionSummary = "compactionSummary" // a compaction's summary, sent in place of old context
 	OriginAgentMessage      = "agentMessage"      // a message another agent of the session sent (Codex multi-agent)
-	OriginRequestShape      = "requestShape"      // a system message read from the request as sent: its system prompt and tool schemas (Claude Code's request records)
+	OriginRequestShape      = "requestShape"      // a system message read from the request as sent: its system prompt and tool schemas (Claude Code's request records, the recording proxy)
+	// OriginEcho is an assistant message that a request carried as
+	// context but that is no response of the thread as recorded (the
+	// agent rewrote its history): it is context, not a request.
+	OriginEcho = "echo"
 )
 
 // Message is one message sent to or received from a model.

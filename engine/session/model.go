@@ -24,6 +24,10 @@ const (
 	// FormatOTLP is OpenTelemetry traces and logs of an agent's model and
 	// tool calls (the GenAI semantic conventions), as OTLP/JSON lines.
 	FormatOTLP Format = "otlp"
+	// FormatProxy is what ctxscope's recording proxy wrote: each model
+	// request and response as they crossed the wire, one file per
+	// conversation.
+	FormatProxy Format = "ctxscope-proxy"
 	// FormatNormalized is ctxscope's own export: normalized JSON Lines
 	// (docs/normalized-jsonl.md). A session read back from it keeps the
 	// format it was first imported from.

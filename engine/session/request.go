@@ -33,7 +33,7 @@ func (r *Request) Input() []*Message { return r.Context.Messages[:r.Len] }
 func (r *Request) InputEntries() []*Entry { return r.Context.Entries[:r.Len] }
 
 // BuildRequests reconstructs every LLM request of a thread, one per
-// assistant message, ordered by source line. The input of a request is the
+// assistant message (but echoes, [OriginEcho]), ordered by source line. The input of a request is the
 // path from the root to the assistant message's parent, with these rules:
 //   - message entries contribute their message unless it is Excluded;
 //   - a compaction entry replaces the context with a summary message
@@ -64,7 +64,7 @@ func BuildRequests(t *Thread) []*Request {
 		ctx, n, compacted := f.ctx, f.n, f.compacted
 		switch {
 		case e.Kind == EntryMessage && e.Message != nil && !e.Message.Excluded:
-			if e.Message.Role == RoleAssistant {
+			if e.Message.Role == RoleAssistant && e.Message.Origin != OriginEcho {
 				reqs = append(reqs, &Request{Thread: t, Entry: e, Context: ctx, Len: n, AfterCompaction: compacted})
 				compacted = false
 			}

@@ -21,8 +21,9 @@ func TestClaudeCode(t *testing.T) {
 	sb := newSandbox(t, project)
 	srv := modeltest.Start(codingTask(sb.work, true))
 	defer srv.Close()
+	rec := startProxy(t, srv)
 	bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
-	sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test-key",
+	sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + rec.base, "ANTHROPIC_API_KEY=test-key",
 		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
 		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
 
@@ -37,6 +38,8 @@ func TestClaudeCode(t *testing.T) {
 	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, anthropicBodyTokens, "", 0.005)
 	compareSections(t, "main", main, srv.Requests(), mainMarker)
 	compareSections(t, "subagent", sub, srv.Requests(), subMarker)
+	compareRecords(t, "main", rec, srv, mainMarker, anthropicBodyTokens, 0.005)
+	compareRecords(t, "subagent", rec, srv, subMarker, anthropicBodyTokens, 0.005)
 }
 
 // threadsOf returns the main thread and the one subagent thread of s.

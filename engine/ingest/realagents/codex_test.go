@@ -19,6 +19,7 @@ func TestCodex(t *testing.T) {
 	sb := newSandbox(t, project)
 	srv := modeltest.Start(codingTask(sb.work, false))
 	defer srv.Close()
+	rec := startProxy(t, srv)
 	codexHome := filepath.Join(sb.home, ".codex")
 	sb.writeFile(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
 model_provider = "mock"
@@ -36,7 +37,7 @@ enabled = false
 
 [features]
 enable_request_compression = false
-`, srv.URL))
+`, rec.base))
 	bin := filepath.Join(agent.dir, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
 	sb.run(t, 3*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
 		bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
@@ -54,4 +55,5 @@ enable_request_compression = false
 	// developer message it sends with gpt-5.5: the reading is that much
 	// over, 0.56% of the first request.
 	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, responsesBodyTokens, "the tool schemas", 0.01)
+	compareRecords(t, "main", rec, srv, mainMarker, responsesBodyTokens, 0.005)
 }

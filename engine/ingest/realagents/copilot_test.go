@@ -19,8 +19,9 @@ func TestCopilotCLI(t *testing.T) {
 	sb := newSandbox(t, project)
 	srv := modeltest.Start(codingTask(sb.work, true))
 	defer srv.Close()
+	rec := startProxy(t, srv)
 	bin := filepath.Join(agent.dir, "node_modules", "@github", "copilot-linux-x64", "copilot")
-	sb.run(t, 3*time.Minute, []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + srv.URL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
+	sb.run(t, 3*time.Minute, []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + rec.base + "/v1", "COPILOT_PROVIDER_TYPE=openai",
 		"COPILOT_PROVIDER_API_KEY=test-key", "COPILOT_PROVIDER_WIRE_API=completions", "COPILOT_MODEL=gpt-4.1"},
 		bin, "-p", prompt, "--allow-all-tools", "--no-auto-update", "--disable-client-telemetry", "--model", "gpt-4.1")
 
@@ -36,4 +37,6 @@ func TestCopilotCLI(t *testing.T) {
 	}
 	compareInputs(t, "main", main, srv.Requests(), mainMarker, chatBodyTokens, "the tool schemas", 0.005)
 	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, chatBodyTokens, "the tool schemas", 0.005)
+	compareRecords(t, "main", rec, srv, mainMarker, chatBodyTokens, 0.005)
+	compareRecords(t, "subagent", rec, srv, subMarker, chatBodyTokens, 0.005)
 }

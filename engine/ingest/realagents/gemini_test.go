@@ -18,9 +18,10 @@ func TestGeminiCLI(t *testing.T) {
 	sb := newSandbox(t, project)
 	srv := modeltest.Start(codingTaskWith(sb.work, true, "generalist"))
 	defer srv.Close()
+	rec := startProxy(t, srv)
 	sb.writeFile(t, filepath.Join(sb.home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}},`+
 		`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"general":{"disableAutoUpdate":true,"disableUpdateNag":true},"ide":{"enabled":false}}`)
-	sb.run(t, 3*time.Minute, []string{"GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL=" + srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},
+	sb.run(t, 3*time.Minute, []string{"GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL=" + rec.base, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},
 		"/usr/bin/node", filepath.Join(agent.dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
 		"-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format", "json")
 
@@ -34,4 +35,6 @@ func TestGeminiCLI(t *testing.T) {
 	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
 	compareInputs(t, "main", main, srv.Requests(), mainMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
 	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
+	compareRecords(t, "main", rec, srv, mainMarker, geminiBodyTokens, 0.005)
+	compareRecords(t, "subagent", rec, srv, subMarker, geminiBodyTokens, 0.005)
 }

@@ -19,11 +19,12 @@ func TestOpenCode(t *testing.T) {
 	sb := newSandbox(t, project)
 	srv := modeltest.Start(codingTaskWith(sb.work, true, "general"))
 	defer srv.Close()
+	rec := startProxy(t, srv)
 	sb.writeFile(t, filepath.Join(sb.home, ".config", "opencode", "opencode.json"), fmt.Sprintf(`{
   "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "mock", "options": {"baseURL": "%s/v1", "apiKey": "test-key"},
     "models": {"gpt-4.1": {"name": "gpt-4.1", "tool_call": true, "limit": {"context": 128000, "output": 16000}}}}},
   "permission": {"*": "allow"}, "autoupdate": false, "share": "disabled"
-}`, srv.URL))
+}`, rec.base))
 	sb.run(t, 4*time.Minute, []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1"},
 		filepath.Join(agent.dir, "node_modules", "opencode-linux-x64", "bin", "opencode"), "run", "--model", "mock/gpt-4.1", "--format", "json", prompt)
 
@@ -33,4 +34,6 @@ func TestOpenCode(t *testing.T) {
 	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
 	compareInputs(t, "main", main, srv.Requests(), mainMarker, chatBodyTokensNoSystem, "the system prompt and the tool schemas", 0.005)
 	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, chatBodyTokensNoSystem, "the system prompt and the tool schemas", 0.005)
+	compareRecords(t, "main", rec, srv, mainMarker, chatBodyTokens, 0.005)
+	compareRecords(t, "subagent", rec, srv, subMarker, chatBodyTokens, 0.005)
 }

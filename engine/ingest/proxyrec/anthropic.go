@@ -1,0 +1,85 @@
+package proxyrec
+
+import (
+	"encoding/json"
+
+	"ctxscope/engine/session"
+)
+
+// anthropicBlock is a content block of the Messages API.
+type anthropicBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Data      string          `json:"data"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// anthropicRequest reads a Messages request.
+func anthropicRequest(body []byte) request {
+	var req struct {
+		Model    string            `json:"model"`
+		System   json.RawMessage   `json:"system"`
+		Tools    []json.RawMessage `json:"tools"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return request{}
+	}
+	var prompt []string
+	for _, b := range textOf(req.System) {
+		prompt = append(prompt, b.Text)
+	}
+	out := request{model: req.Model, system: systemMessage(prompt, req.Tools, nameField)}
+	for _, m := range req.Messages {
+		role := session.RoleUser
+		if m.Role == "assistant" {
+			role = session.RoleAssistant
+		}
+		out.messages = append(out.messages, &session.Message{Role: role, Blocks: anthropicBlocks(m.Content)})
+	}
+	return out
+}
+
+// anthropicBlocks reads a message's content: a string or blocks.
+func anthropicBlocks(raw json.RawMessage) []session.Block {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []session.Block{{Type: session.BlockText, Text: s}}
+	}
+	var blocks []anthropicBlock
+	json.Unmarshal(raw, &blocks)
+	out := make([]session.Block, 0, len(blocks))
+	for i := range blocks {
+		if b, ok := anthropicBlockOf(&blocks[i]); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func anthropicBlockOf(b *anthropicBlock) (session.Block, bool) {
+	switch b.Type {
+	case "text":
+		return session.Block{Type: session.BlockText, Text: b.Text}, true
+	case "thinking":
+		return session.Block{Type: session.BlockThinking, Text: b.Thinking}, true
+	case "redacted_thinking":
+		return session.Block{Type: session.BlockOpaque, Size: len(b.Data)}, true
+	case "tool_use", "server_tool_use":
+		return session.Block{Type: session.BlockToolCall, ToolCallID: b.ID, ToolName: b.Name, Arguments: arguments(b.Input)}, true
+	case "tool_result":
+		return session.Block{Type: session.BlockToolResult, ToolCallID: b.ToolUseID, Content: textOf(b.Content), IsError: b.IsError}, true
+	case "image", "document":
+		return session.Block{Type: session.BlockImage}, true
+	}
+	return session.Block{}, false
+}

@@ -1,0 +1,370 @@
+package proxyrec
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"ctxscope/engine/proxy"
+	"ctxscope/engine/session"
+)
+
+// response is a response assembled from its body.
+type response struct {
+	message *session.Message // nil when the body holds no answer
+	usage   *session.Usage
+}
+
+// readResponse assembles the answer of a response body of api, streamed
+// or whole.
+func readResponse(api proxy.API, body []byte) response {
+	evs := events(body)
+	switch api {
+	case proxy.APIAnthropic:
+		return anthropicResponse(evs)
+	case proxy.APIChat:
+		return chatResponse(evs)
+	case proxy.APIResponses:
+		return responsesResponse(evs)
+	case proxy.APIGemini:
+		return geminiResponse(evs)
+	}
+	return response{}
+}
+
+func assistant(blocks []session.Block) *session.Message {
+	if blocks == nil {
+		blocks = []session.Block{}
+	}
+	return &session.Message{Role: session.RoleAssistant, Blocks: blocks}
+}
+
+// anthropicResponse assembles a Messages response: a message object, or
+// its stream of events.
+func anthropicResponse(evs []json.RawMessage) response {
+	type usage struct {
+		Input      int `json:"input_tokens"`
+		Output     int `json:"output_tokens"`
+		CacheRead  int `json:"cache_read_input_tokens"`
+		CacheWrite int `json:"cache_creation_input_tokens"`
+	}
+	type message struct {
+		ID         string           `json:"id"`
+		Model      string           `json:"model"`
+		Content    []anthropicBlock `json:"content"`
+		StopReason string           `json:"stop_reason"`
+		Usage      *usage           `json:"usage"`
+	}
+	var msg message
+	var u usage
+	found := false
+	var blocks []anthropicBlock
+	var partial []strings.Builder
+	for _, raw := range evs {
+		var ev struct {
+			Type         string          `json:"type"`
+			Message      *message        `json:"message"`
+			Index        int             `json:"index"`
+			ContentBlock *anthropicBlock `json:"content_block"`
+			Delta        struct {
+				Type        string `json:"type"`
+				Text        string `json:"text"`
+				Thinking    string `json:"thinking"`
+				PartialJSON string `json:"partial_json"`
+				StopReason  string `json:"stop_reason"`
+			} `json:"delta"`
+			Usage *usage `json:"usage"`
+		}
+		if json.Unmarshal(raw, &ev) != nil {
+			continue
+		}
+		switch ev.Type {
+		case "message":
+			var whole message
+			json.Unmarshal(raw, &whole)
+			msg, blocks, found = whole, whole.Content, true
+			if whole.Usage != nil {
+				u = *whole.Usage
+			}
+		case "message_start":
+			if ev.Message != nil {
+				msg, found = *ev.Message, true
+				if ev.Message.Usage != nil {
+					u = *ev.Message.Usage
+				}
+			}
+		case "content_block_start":
+			for len(blocks) <= ev.Index {
+				blocks = append(blocks, anthropicBlock{})
+				partial = append(partial, strings.Builder{})
+			}
+			if ev.ContentBlock != nil {
+				blocks[ev.Index] = *ev.ContentBlock
+			}
+		case "content_block_delta":
+			if ev.Index >= len(blocks) {
+				continue
+			}
+			b := &blocks[ev.Index]
+			b.Text += ev.Delta.Text
+			b.Thinking += ev.Delta.Thinking
+			partial[ev.Index].WriteString(ev.Delta.PartialJSON)
+		case "message_delta":
+			msg.StopReason = cmpOr(ev.Delta.StopReason, msg.StopReason)
+			if ev.Usage != nil {
+				u.Output = ev.Usage.Output
+				if ev.Usage.Input > 0 || ev.Usage.CacheRead > 0 || ev.Usage.CacheWrite > 0 {
+					u.Input, u.CacheRead, u.CacheWrite = ev.Usage.Input, ev.Usage.CacheRead, ev.Usage.CacheWrite
+				}
+			}
+		}
+	}
+	if !found {
+		return response{}
+	}
+	var out []session.Block
+	for i := range blocks {
+		if i < len(partial) && partial[i].Len() > 0 {
+			blocks[i].Input = json.RawMessage(partial[i].String())
+		}
+		if b, ok := anthropicBlockOf(&blocks[i]); ok {
+			out = append(out, b)
+		}
+	}
+	m := assistant(out)
+	m.ID, m.Model, m.StopReason, m.Provider = msg.ID, msg.Model, msg.StopReason, "anthropic"
+	return response{message: m, usage: &session.Usage{Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output}}
+}
+
+// chatResponse assembles a Chat Completions response: a completion, or
+// its chunks.
+func chatResponse(evs []json.RawMessage) response {
+	var text, reasoning strings.Builder
+	calls := map[int]*chatToolCall{}
+	var u *session.Usage
+	var id, model, stop string
+	found := false
+	for _, raw := range evs {
+		var ev struct {
+			ID      string `json:"id"`
+			Model   string `json:"model"`
+			Choices []struct {
+				Message *struct {
+					Content   json.RawMessage `json:"content"`
+					Reasoning string          `json:"reasoning_content"`
+					ToolCalls []chatToolCall  `json:"tool_calls"`
+				} `json:"message"`
+				Delta struct {
+					Content   string         `json:"content"`
+					Reasoning string         `json:"reasoning_content"`
+					ToolCalls []chatToolCall `json:"tool_calls"`
+				} `json:"delta"`
+				FinishReason string `json:"finish_reason"`
+			} `json:"choices"`
+			Usage *struct {
+				Prompt     int `json:"prompt_tokens"`
+				Completion int `json:"completion_tokens"`
+				Details    *struct {
+					Cached int `json:"cached_tokens"`
+				} `json:"prompt_tokens_details"`
+			} `json:"usage"`
+		}
+		if json.Unmarshal(raw, &ev) != nil || (ev.Choices == nil && ev.Usage == nil) {
+			continue
+		}
+		found = true
+		id, model = cmpOr(ev.ID, id), cmpOr(ev.Model, model)
+		if ev.Usage != nil {
+			u = &session.Usage{Input: ev.Usage.Prompt, Output: ev.Usage.Completion}
+			if d := ev.Usage.Details; d != nil {
+				u.Input -= d.Cached
+				u.CacheRead = d.Cached
+			}
+		}
+		if len(ev.Choices) == 0 {
+			continue
+		}
+		c := ev.Choices[0]
+		stop = cmpOr(c.FinishReason, stop)
+		if m := c.Message; m != nil {
+			for _, b := range textOf(m.Content) {
+				text.WriteString(b.Text)
+			}
+			reasoning.WriteString(m.Reasoning)
+			for i, tc := range m.ToolCalls {
+				tc := tc
+				calls[i] = &tc
+			}
+			continue
+		}
+		text.WriteString(c.Delta.Content)
+		reasoning.WriteString(c.Delta.Reasoning)
+		for _, tc := range c.Delta.ToolCalls {
+			have, ok := calls[tc.Index]
+			if !ok {
+				have = &chatToolCall{Index: tc.Index}
+				calls[tc.Index] = have
+			}
+			have.ID = cmpOr(tc.ID, have.ID)
+			have.Function.Name += tc.Function.Name
+			have.Function.Arguments += tc.Function.Arguments
+		}
+	}
+	if !found {
+		return response{}
+	}
+	var blocks []session.Block
+	if reasoning.Len() > 0 {
+		blocks = append(blocks, session.Block{Type: session.BlockThinking, Text: reasoning.String()})
+	}
+	if text.Len() > 0 {
+		blocks = append(blocks, session.Block{Type: session.BlockText, Text: text.String()})
+	}
+	idx := make([]int, 0, len(calls))
+	for i := range calls {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		c := calls[i]
+		blocks = append(blocks, session.Block{Type: session.BlockToolCall, ToolCallID: c.ID, ToolName: c.Function.Name, Arguments: arguments(jsonString(c.Function.Arguments))})
+	}
+	m := assistant(blocks)
+	m.ID, m.Model, m.StopReason, m.Provider = id, model, stop, "openai"
+	return response{message: m, usage: u}
+}
+
+// responsesResponse assembles a Responses response: the response object
+// (whole, or in the stream's response.completed), else the items the
+// stream finished.
+func responsesResponse(evs []json.RawMessage) response {
+	type resp struct {
+		ID     string          `json:"id"`
+		Model  string          `json:"model"`
+		Status string          `json:"status"`
+		Output []responsesItem `json:"output"`
+		Usage  *struct {
+			Input   int `json:"input_tokens"`
+			Output  int `json:"output_tokens"`
+			Details *struct {
+				Cached int `json:"cached_tokens"`
+			} `json:"input_tokens_details"`
+			OutDetails *struct {
+				Reasoning int `json:"reasoning_tokens"`
+			} `json:"output_tokens_details"`
+		} `json:"usage"`
+	}
+	var final *resp
+	var done []responsesItem
+	for _, raw := range evs {
+		var ev struct {
+			Type     string         `json:"type"`
+			Response *resp          `json:"response"`
+			Item     *responsesItem `json:"item"`
+			Object   string         `json:"object"`
+		}
+		if json.Unmarshal(raw, &ev) != nil {
+			continue
+		}
+		switch {
+		case ev.Object == "response":
+			var whole resp
+			json.Unmarshal(raw, &whole)
+			final = &whole
+		case ev.Type == "response.completed" || ev.Type == "response.incomplete" || ev.Type == "response.failed":
+			final = ev.Response
+		case ev.Type == "response.output_item.done" && ev.Item != nil:
+			done = append(done, *ev.Item)
+		}
+	}
+	items := done
+	if final != nil && len(final.Output) > 0 {
+		items = final.Output
+	}
+	if final == nil && len(done) == 0 {
+		return response{}
+	}
+	var blocks []session.Block
+	for i := range items {
+		if b, ok := modelBlock(&items[i]); ok {
+			blocks = append(blocks, b...)
+		}
+	}
+	m := assistant(blocks)
+	m.Provider = "openai"
+	var u *session.Usage
+	if final != nil {
+		m.ID, m.Model, m.StopReason = final.ID, final.Model, final.Status
+		if x := final.Usage; x != nil {
+			u = &session.Usage{Input: x.Input, Output: x.Output}
+			if x.Details != nil {
+				u.Input -= x.Details.Cached
+				u.CacheRead = x.Details.Cached
+			}
+			if x.OutDetails != nil {
+				u.Reasoning = x.OutDetails.Reasoning
+			}
+		}
+	}
+	return response{message: m, usage: u}
+}
+
+// geminiResponse assembles a generateContent response: its chunks' parts
+// in order, the last usage metadata.
+func geminiResponse(evs []json.RawMessage) response {
+	var content geminiContent
+	var u *session.Usage
+	var model, stop string
+	found := false
+	for _, raw := range evs {
+		var ev struct {
+			Candidates []struct {
+				Content      geminiContent `json:"content"`
+				FinishReason string        `json:"finishReason"`
+			} `json:"candidates"`
+			Usage *struct {
+				Prompt   int `json:"promptTokenCount"`
+				Cached   int `json:"cachedContentTokenCount"`
+				Output   int `json:"candidatesTokenCount"`
+				Thoughts int `json:"thoughtsTokenCount"`
+			} `json:"usageMetadata"`
+			ModelVersion string `json:"modelVersion"`
+		}
+		if json.Unmarshal(raw, &ev) != nil || (ev.Candidates == nil && ev.Usage == nil) {
+			continue
+		}
+		found = true
+		model = cmpOr(ev.ModelVersion, model)
+		if len(ev.Candidates) > 0 {
+			content.Parts = append(content.Parts, ev.Candidates[0].Content.Parts...)
+			stop = cmpOr(ev.Candidates[0].FinishReason, stop)
+		}
+		if x := ev.Usage; x != nil {
+			u = &session.Usage{Input: x.Prompt - x.Cached, CacheRead: x.Cached, Output: x.Output + x.Thoughts, Reasoning: x.Thoughts}
+		}
+	}
+	if !found {
+		return response{}
+	}
+	content.Role = "model"
+	m := geminiMessage(mergeText(content))
+	m.Model, m.StopReason, m.Provider = model, stop, "google"
+	return response{message: m, usage: u}
+}
+
+// mergeText joins the text parts a stream split, thought with thought and
+// text with text, so that the message has the parts the model's content
+// holds when it is sent back.
+func mergeText(c geminiContent) geminiContent {
+	var out []geminiPart
+	for _, p := range c.Parts {
+		if n := len(out); n > 0 && p.FunctionCall == nil && p.FunctionResponse == nil && p.InlineData == nil &&
+			out[n-1].FunctionCall == nil && out[n-1].FunctionResponse == nil && out[n-1].InlineData == nil && out[n-1].Thought == p.Thought && p.Text != "" {
+			out[n-1].Text += p.Text
+			continue
+		}
+		out = append(out, p)
+	}
+	c.Parts = out
+	return c
+}

@@ -83,6 +83,8 @@ var accessTable = map[string]rule{
 	"Live.Follow":                {who: forOperators}, // reads a file on the server's disk as it grows
 	"Live.Unfollow":              {who: forOperators},
 	"Live.Following":             {who: forMembers},
+	"Live.Proxy":                 {who: forOperators}, // the secret path of a proxy on the server's loopback
+	"Live.SetProxy":              {who: forOperators}, // opens a port, writes into the workspace folder
 	"Memory.List":                {who: forMembers},
 	"Memory.Info":                {who: forMembers},
 	"Memory.Delete":              {who: forOperators},

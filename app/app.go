@@ -141,6 +141,7 @@ func (a *App) Close() error {
 func (a *App) SetPlatform(p Platform) {
 	a.platform = p
 	a.live.resumeDiscovery()
+	a.live.resumeProxy()
 }
 
 // Startup is called by the host when the frontend is about to load.
@@ -159,6 +160,10 @@ func (a *App) Shutdown(ctx context.Context) {
 func (a *App) Bindings() []any {
 	return []any{a.sessions, a.ui, a.debugger, a.live, a.memory, a.annotate}
 }
+
+// Live returns the live service, for hosts that drive it without a
+// frontend (the proxy command).
+func (a *App) Live() *Live { return a.live }
 
 // Logf writes a line to the app's log, for its host (serve mode) to
 // record what it tells no client.

@@ -37,7 +37,8 @@ type Live struct {
 
 	mu         sync.Mutex
 	following  map[string]*follower
-	discoverer *discoverer // nil while discovery is off
+	discoverer *discoverer  // nil while discovery is off
+	proxy      *proxyRunner // nil while the recording proxy is off
 }
 
 // follower tails one session's file.
@@ -117,9 +118,10 @@ func (l *Live) isFollowing(key string) bool {
 	return ok
 }
 
-// close stops discovery and every follower.
+// close stops discovery, the proxy and every follower.
 func (l *Live) close() {
 	l.stopDiscovery()
+	l.stopProxy()
 	for _, k := range l.Following() {
 		l.Unfollow(k)
 	}

@@ -51,6 +51,7 @@ var commands = []command{
 	importCommand,
 	inspectCommand,
 	memoryCommand,
+	proxyCommand,
 	reindexCommand,
 	replayCommand,
 	searchCommand,

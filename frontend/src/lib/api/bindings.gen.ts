@@ -11,6 +11,12 @@ export interface AgentPlace {
   found: boolean;
 }
 
+// AgentSetup is app.AgentSetup.
+export interface AgentSetup {
+  agent: string;
+  line: string;
+}
+
 // AnnotateQuestion is annotate.Question.
 export interface AnnotateQuestion {
   id: string;
@@ -639,6 +645,23 @@ export interface ProviderView {
   basis: number;
 }
 
+// ProxySettings is app.ProxySettings.
+export interface ProxySettings {
+  on: boolean;
+  addr: string;
+  upstreams: string[];
+}
+
+// ProxyState is app.ProxyState.
+export interface ProxyState {
+  on: boolean;
+  baseUrl: string;
+  addr: string;
+  dir: string;
+  upstreams: Record<string, string>;
+  agents: AgentSetup[];
+}
+
 // Question is app.Question.
 export interface Question {
   index: number;
@@ -1057,6 +1080,8 @@ export const Debugger = {
 export const Live = {
   Discovery: () => call<Discovery>('Live', 'Discovery'),
   SetDiscovery: (on: boolean) => call<Discovery>('Live', 'SetDiscovery', on),
+  Proxy: () => call<ProxyState>('Live', 'Proxy'),
+  SetProxy: (s: ProxySettings) => call<ProxyState>('Live', 'SetProxy', s),
   Follow: (key: string) => call<void>('Live', 'Follow', key),
   Unfollow: (key: string) => call<void>('Live', 'Unfollow', key),
   Following: () => call<string[]>('Live', 'Following'),

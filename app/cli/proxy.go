@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"ctxscope/app"
+)
+
+var proxyCommand = command{
+	name:    "proxy",
+	args:    "[--addr 127.0.0.1:PORT] [--upstream URL | --upstream PROVIDER=URL]...",
+	summary: "record every model request of the agents pointed at it, into the workspace, as they run",
+	run:     runProxy,
+}
+
+// upstreamFlags collects repeated --upstream values.
+type upstreamFlags []string
+
+func (u *upstreamFlags) String() string     { return strings.Join(*u, ",") }
+func (u *upstreamFlags) Set(v string) error { *u = append(*u, v); return nil }
+
+func runProxy(env *Env, args []string) error {
+	fs := newFlags("proxy", env.Stderr)
+	addr := fs.String("addr", "", "loopback address to listen on (default: the last one used, else a free port)")
+	var ups upstreamFlags
+	fs.Var(&ups, "upstream", "where requests go: URL for every provider, or anthropic=URL, openai=URL, gemini=URL (default: each provider's own API)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError("no arguments beyond the flags")
+	}
+	a, release, err := NewApp(env, "", env.Stderr)
+	if err != nil {
+		return err
+	}
+	defer release()
+	defer a.Close()
+	settings := app.ProxySettings{On: true, Addr: *addr}
+	if len(ups) > 0 {
+		settings.Upstreams = ups
+	}
+	st, err := a.Live().SetProxy(settings)
+	if err != nil {
+		return err
+	}
+	// Off again when this command ends, so that the desktop does not
+	// start a second proxy on the same address; the address and its
+	// secret path stay for the next run.
+	defer a.Live().SetProxy(app.ProxySettings{On: false})
+	// The base URL line is the readiness signal scripts and tests wait
+	// for.
+	fmt.Fprintf(env.Stdout, "ctxscope proxy at %s\n", st.BaseURL)
+	fmt.Fprintf(env.Stdout, "records in %s; each conversation is a session of the workspace, growing as the agent runs\n", st.Dir)
+	for p, u := range st.Upstreams {
+		fmt.Fprintf(env.Stdout, "upstream %s: %s\n", p, u)
+	}
+	fmt.Fprintln(env.Stdout, "point an agent at it:")
+	for _, s := range st.Agents {
+		fmt.Fprintf(env.Stdout, "  %s:\n    %s\n", s.Agent, strings.ReplaceAll(s.Line, "\n", "\n    "))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	return nil
+}

@@ -1,0 +1,223 @@
+package app
+
+import (
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"ctxscope/engine/proxy"
+	"ctxscope/engine/tail"
+)
+
+// proxySetting keeps the recording proxy's settings across launches:
+// whether it runs, its address and its secret path (so that an agent
+// configured once keeps working), and its upstreams.
+const proxySetting = "live.proxy"
+
+// proxyDirName is the folder of the workspace the proxy writes its
+// records in, one file per conversation.
+const proxyDirName = "proxy"
+
+// ProxySettings are what the user chooses about the recording proxy.
+type ProxySettings struct {
+	On bool `json:"on"`
+	// Addr is the loopback address to listen on; "" keeps the last one
+	// (or picks a free port the first time).
+	Addr string `json:"addr"`
+	// Upstreams are where each provider's requests go: "URL" for all of
+	// them, or "anthropic=URL", "openai=URL", "gemini=URL"; none keeps
+	// the providers' own endpoints.
+	Upstreams []string `json:"upstreams"`
+}
+
+// storedProxy is the proxy setting as kept: the choices, and the secret.
+type storedProxy struct {
+	ProxySettings
+	Token string `json:"token"`
+}
+
+// ProxyState is the recording proxy as it is.
+type ProxyState struct {
+	On bool `json:"on"`
+	// BaseURL is what an agent's base URL is set to (with /v1 after it
+	// where the agent's setting includes the version).
+	BaseURL string `json:"baseUrl"`
+	Addr    string `json:"addr"`
+	// Dir is where the records are written.
+	Dir string `json:"dir"`
+	// Upstreams are the upstream of each provider.
+	Upstreams map[string]string `json:"upstreams"`
+	// Agents say how to point each agent at the proxy.
+	Agents []AgentSetup `json:"agents"`
+}
+
+// AgentSetup is how to point one agent at the proxy: a line to copy.
+type AgentSetup struct {
+	Agent string `json:"agent"`
+	Line  string `json:"line"`
+}
+
+// proxyRunner is the running proxy and the watcher that imports what it
+// records.
+type proxyRunner struct {
+	srv  *proxy.Server
+	base string
+	ups  map[proxy.Provider]*url.URL
+	w    *tail.Watcher
+	done chan struct{}
+}
+
+// Proxy returns the recording proxy's state.
+func (l *Live) Proxy() (ProxyState, error) {
+	l.app.called("Live.Proxy")
+	var st storedProxy
+	if _, err := l.app.local.get(proxySetting, &st); err != nil {
+		return ProxyState{}, err
+	}
+	return l.proxyState(st), nil
+}
+
+// SetProxy starts or stops the recording proxy with settings s, and keeps
+// them in this user's settings. Requests recorded while it runs are
+// imported as they come, each conversation a session that grows with
+// every request.
+func (l *Live) SetProxy(s ProxySettings) (ProxyState, error) {
+	l.app.called("Live.SetProxy", s)
+	var st storedProxy
+	if _, err := l.app.local.get(proxySetting, &st); err != nil {
+		return ProxyState{}, err
+	}
+	if s.Addr != "" {
+		if err := proxy.CheckAddr(s.Addr); err != nil {
+			return ProxyState{}, err
+		}
+		st.Addr = s.Addr
+	}
+	if s.Upstreams != nil {
+		if _, err := proxy.ParseUpstreams(s.Upstreams); err != nil {
+			return ProxyState{}, err
+		}
+		st.Upstreams = s.Upstreams
+	}
+	if st.Token == "" {
+		st.Token = proxy.NewToken()
+	}
+	st.On = s.On
+	l.stopProxy()
+	if st.On {
+		addr, err := l.startProxy(st)
+		if err != nil {
+			return ProxyState{}, err
+		}
+		st.Addr = addr // the port chosen, kept for the next launch
+	}
+	if err := l.app.local.put(proxySetting, st); err != nil {
+		return ProxyState{}, err
+	}
+	return l.proxyState(st), nil
+}
+
+// resumeProxy starts the proxy when this user left it on.
+func (l *Live) resumeProxy() {
+	var st storedProxy
+	if _, err := l.app.local.get(proxySetting, &st); err != nil || !st.On {
+		return
+	}
+	if _, err := l.startProxy(st); err != nil {
+		l.app.logf("proxy: %v", err)
+	}
+}
+
+// startProxy runs the proxy with st and follows its record folder; it
+// returns the address it listens on.
+func (l *Live) startProxy(st storedProxy) (string, error) {
+	ups, err := proxy.ParseUpstreams(st.Upstreams)
+	if err != nil {
+		return "", err
+	}
+	dir := l.proxyDir()
+	sink, err := proxy.NewFileSink(dir)
+	if err != nil {
+		return "", err
+	}
+	p, err := proxy.New(proxy.Options{Token: st.Token, Upstreams: ups, Sink: sink, Errors: func(err error) { l.app.logf("proxy: %v", err) }})
+	if err != nil {
+		return "", err
+	}
+	addr := st.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	srv, err := proxy.Listen(p, addr)
+	if err != nil {
+		return "", err
+	}
+	w, err := tail.New(tail.Options{Poll: 500 * time.Millisecond})
+	if err == nil {
+		err = w.Add(dir)
+	}
+	if err != nil {
+		srv.Close()
+		if w != nil {
+			w.Close()
+		}
+		return "", err
+	}
+	r := &proxyRunner{srv: srv, base: "http://" + srv.Addr() + p.Prefix(), ups: ups, w: w, done: make(chan struct{})}
+	l.mu.Lock()
+	l.proxy = r
+	l.mu.Unlock()
+	go l.watch(w, r.done, "")
+	l.app.logf("proxy: recording at %s into %s", srv.Addr(), dir)
+	return srv.Addr(), nil
+}
+
+// stopProxy stops the proxy; it does nothing when it is not running.
+func (l *Live) stopProxy() {
+	l.mu.Lock()
+	r := l.proxy
+	l.proxy = nil
+	l.mu.Unlock()
+	if r != nil {
+		r.srv.Close()
+		r.w.Close()
+		<-r.done
+	}
+}
+
+func (l *Live) proxyDir() string { return filepath.Join(l.app.ws.Store.Dir(), proxyDirName) }
+
+// proxyState describes the proxy as it runs, or as set when it does not.
+func (l *Live) proxyState(st storedProxy) ProxyState {
+	out := ProxyState{Dir: l.proxyDir(), Addr: st.Addr, Upstreams: map[string]string{}, Agents: []AgentSetup{}}
+	l.mu.Lock()
+	r := l.proxy
+	l.mu.Unlock()
+	ups, _ := proxy.ParseUpstreams(st.Upstreams)
+	if r != nil {
+		out.On, out.BaseURL, out.Addr, ups = true, r.base, r.srv.Addr(), r.ups
+	}
+	for p, u := range ups {
+		out.Upstreams[string(p)] = u.String()
+	}
+	if out.BaseURL != "" {
+		out.Agents = AgentSetups(out.BaseURL)
+	}
+	return out
+}
+
+// AgentSetups are the lines that point each agent (and the common SDKs)
+// at a proxy whose base URL is base (docs/proxy.md says the same).
+func AgentSetups(base string) []AgentSetup {
+	v1 := base + "/v1"
+	out := []AgentSetup{
+		{"Claude Code", "ANTHROPIC_BASE_URL=" + base},
+		{"Codex", `model_provider = "ctxscope"` + "\n" + `[model_providers.ctxscope]` + "\n" + `name = "ctxscope"` + "\n" + `base_url = "` + v1 + `"` + "\n" + `wire_api = "responses"` + "\n" + `env_key = "OPENAI_API_KEY"`},
+		{"Gemini CLI", "GOOGLE_GEMINI_BASE_URL=" + base},
+		{"OpenCode", `"provider": {"openai": {"options": {"baseURL": "` + v1 + `"}}}`},
+		{"Copilot CLI", "COPILOT_PROVIDER_BASE_URL=" + v1},
+		{"OpenAI SDKs", "OPENAI_BASE_URL=" + v1},
+		{"Anthropic SDKs", "ANTHROPIC_BASE_URL=" + base},
+	}
+	return out
+}

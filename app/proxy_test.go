@@ -1,0 +1,113 @@
+package app
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/session"
+)
+
+// chatClient is a minimal agent speaking Chat Completions through a base
+// URL: it sends the conversation, runs no tool, and answers each call
+// with a fixed result.
+type chatClient struct {
+	base     string
+	messages []map[string]any
+}
+
+// turn sends the conversation and appends the answer, and the results of
+// its calls; it reports whether the model called a tool.
+func (c *chatClient) turn(t *testing.T) bool {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"model": "gpt-4.1", "messages": c.messages,
+		"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "read", "parameters": map[string]any{
+			"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}}}}})
+	req, _ := http.NewRequest("POST", c.base+"/v1/chat/completions", strings.NewReader(string(body)))
+	req.Header.Set("Authorization", "Bearer sk-never-stored")
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Choices []struct {
+			Message map[string]any `json:"message"`
+		} `json:"choices"`
+	}
+	data, _ := io.ReadAll(res.Body)
+	if err := json.Unmarshal(data, &out); err != nil || len(out.Choices) == 0 {
+		t.Fatalf("answer %s: %v", data, err)
+	}
+	msg := out.Choices[0].Message
+	c.messages = append(c.messages, msg)
+	calls, _ := msg["tool_calls"].([]any)
+	for _, call := range calls {
+		id, _ := call.(map[string]any)["id"].(string)
+		c.messages = append(c.messages, map[string]any{"role": "tool", "tool_call_id": id, "content": "the text of notes.md"})
+	}
+	return len(calls) > 0
+}
+
+// TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns turns the recording
+// proxy on, runs a conversation through it to the model server, and
+// checks that the conversation is a session of the workspace that grows
+// with each request while it runs, that the proxy's state says how to
+// reach it, and that turning it off closes its port.
+func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
+	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: "PROXY-TASK", Steps: []modeltest.Step{
+		{Say: "Reading.", Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
+		{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
+	}, Final: "Done."}}})
+	defer srv.Close()
+	a := newApp(t, Options{Workspace: t.TempDir(), Home: t.TempDir()})
+	rec := &eventRecorder{events: make(chan recorded, 1024)}
+	a.SetPlatform(rec)
+
+	st, err := a.live.SetProxy(ProxySettings{On: true, Addr: "127.0.0.1:0", Upstreams: []string{srv.URL}})
+	if err != nil || !st.On || !strings.HasPrefix(st.BaseURL, "http://127.0.0.1:") || len(st.Agents) == 0 || st.Upstreams["openai"] != srv.URL {
+		t.Fatalf("proxy on: %+v %v", st, err)
+	}
+	if _, err := a.live.SetProxy(ProxySettings{On: true, Addr: "0.0.0.0:0"}); err == nil {
+		t.Error("a proxy beyond loopback was accepted")
+	}
+	c := &chatClient{base: st.BaseURL, messages: []map[string]any{{"role": "system", "content": "be brief"}, {"role": "user", "content": "PROXY-TASK: read the notes"}}}
+	c.turn(t)
+	// The conversation is a session as soon as its first request ended.
+	key := rec.waitFor(t, EventDiscovered, func(any) bool { return true }).(Discovered).Keys[0]
+	for c.turn(t) {
+		rec.waitFor(t, EventAppended, func(d any) bool { return d.(Appended).Key == key })
+	}
+	rec.waitFor(t, EventAppended, func(d any) bool { return d.(Appended).Key == key && d.(Appended).Requests == 3 })
+	infos, err := a.sessions.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info *SessionInfo
+	for i := range infos {
+		if infos[i].Key == key {
+			info = &infos[i]
+		}
+	}
+	if info == nil || info.Format != session.FormatProxy || info.Requests != 3 {
+		t.Fatalf("session %+v", info)
+	}
+
+	off, err := a.live.SetProxy(ProxySettings{On: false})
+	if err != nil || off.On {
+		t.Fatalf("off: %+v %v", off, err)
+	}
+	if _, err := http.Post(st.BaseURL+"/v1/chat/completions", "application/json", strings.NewReader("{}")); err == nil {
+		t.Error("the proxy still answers once off")
+	}
+	// On again: the same address and secret path, so that the agents'
+	// settings keep working.
+	again, err := a.live.SetProxy(ProxySettings{On: true})
+	if err != nil || again.BaseURL != st.BaseURL {
+		t.Errorf("on again: %s, want %s (%v)", again.BaseURL, st.BaseURL, err)
+	}
+}

@@ -28,6 +28,34 @@ type capture struct {
 
 func newCapture(max int64) *capture { return &capture{max: max, sum: sha256.New()} }
 
+// buffers keeps the copies' buffers for the next exchanges: a stream of a
+// megabyte otherwise grows a new buffer by doubling each time, and the
+// garbage collector's work for it is most of the proxy's cost.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooled is the largest buffer kept for reuse.
+const maxPooled = 4 << 20
+
+// grow makes room for n more bytes, from the pool on first use.
+func (c *capture) grow(n int) {
+	if c.buf == nil {
+		c.buf = (*buffers.Get().(*[]byte))[:0]
+	}
+	if cap(c.buf)-len(c.buf) < n {
+		c.buf = append(c.buf[:cap(c.buf)], make([]byte, max(n, cap(c.buf)))...)[:len(c.buf)]
+	}
+}
+
+// release returns the buffer to the pool; the capture keeps no copy
+// after.
+func (c *capture) release() {
+	if c.buf != nil && cap(c.buf) <= maxPooled {
+		b := c.buf[:0]
+		buffers.Put(&b)
+	}
+	c.buf = nil
+}
+
 func (c *capture) note(p []byte) {
 	if len(p) == 0 {
 		return
@@ -40,7 +68,9 @@ func (c *capture) note(p []byte) {
 	c.n += int64(len(p))
 	c.sum.Write(p)
 	if room := c.max - int64(len(c.buf)); room > 0 {
-		c.buf = append(c.buf, p[:min(int64(len(p)), room)]...)
+		keep := p[:min(int64(len(p)), room)]
+		c.grow(len(keep))
+		c.buf = append(c.buf, keep...)
 	}
 }
 
@@ -51,10 +81,12 @@ func (c *capture) firstAt() time.Time {
 	return c.first
 }
 
-// body returns the kept copy as a record's body.
+// body returns the kept copy as a record's body, and gives the buffer
+// back: the body holds its own copy.
 func (c *capture) body(contentType, encoding string) Body {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.release()
 	b := Body{Bytes: c.n, SHA256: hex.EncodeToString(c.sum.Sum(nil)), Truncated: c.n > int64(len(c.buf)), Encoding: encoding, ContentType: mediaType(contentType)}
 	data := c.buf
 	switch encoding {

@@ -5,6 +5,8 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -101,7 +103,9 @@ func New(opts Options) (*Proxy, error) {
 		ErrorHandler:   p.errorHandler,
 		Transport:      opts.Transport,
 		FlushInterval:  -1, // every chunk as it arrives
-		ErrorLog:       nil,
+		// A client that goes away mid-stream is no news: the record says
+		// how far the response got.
+		ErrorLog: log.New(io.Discard, "", 0),
 	}
 	return p, nil
 }

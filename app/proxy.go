@@ -25,8 +25,8 @@ type ProxySettings struct {
 	// (or picks a free port the first time).
 	Addr string `json:"addr"`
 	// Upstreams are where each provider's requests go: "URL" for all of
-	// them, or "anthropic=URL", "openai=URL", "gemini=URL"; none keeps
-	// the providers' own endpoints.
+	// them, or "anthropic=URL", "openai=URL", "gemini=URL", or "default"
+	// for the providers' own endpoints; none keeps the last ones.
 	Upstreams []string `json:"upstreams"`
 }
 
@@ -93,7 +93,10 @@ func (l *Live) SetProxy(s ProxySettings) (ProxyState, error) {
 		}
 		st.Addr = s.Addr
 	}
-	if s.Upstreams != nil {
+	switch {
+	case len(s.Upstreams) == 1 && s.Upstreams[0] == "default":
+		st.Upstreams = nil
+	case len(s.Upstreams) > 0:
 		if _, err := proxy.ParseUpstreams(s.Upstreams); err != nil {
 			return ProxyState{}, err
 		}

@@ -3,6 +3,7 @@ package modeltest
 import (
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Script is the task the server plays: for each conversation it
@@ -15,6 +16,9 @@ type Script struct {
 	Workdir string
 	// Tasks are the scripted conversations, tried in order.
 	Tasks []Task
+	// Delay is how long the server waits before answering each request,
+	// so that an agent's run lasts long enough to be watched.
+	Delay time.Duration
 }
 
 // Task is one scripted conversation.

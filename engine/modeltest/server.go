@@ -92,6 +92,7 @@ func (s *Server) keep(next http.Handler) http.Handler {
 		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: time.Now()})
 		i := len(s.requests) - 1
 		s.mu.Unlock()
+		time.Sleep(s.script.Delay)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIndex{}, i)))
 	})
 }

@@ -38,6 +38,8 @@ export const liveApi = {
   onAppended: (fn: (a: Appended) => void) => backend.on('session:appended', (d) => fn(d as Appended)),
   discovery: Live.Discovery,
   setDiscovery: Live.SetDiscovery,
+  proxy: Live.Proxy,
+  setProxy: Live.SetProxy,
   // onDiscovered calls fn when watching the agents' directories brought
   // new sessions; it returns the function that stops listening.
   onDiscovered: (fn: (d: Discovered) => void) => backend.on('sessions:discovered', (d) => fn(d as Discovered)),

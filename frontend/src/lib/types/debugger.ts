@@ -70,6 +70,10 @@ export type Appended = G.Appended;
 // are watched, and which exist under the home directory.
 export type Discovery = G.Discovery;
 
+// ProxyState mirrors app.ProxyState: whether the recording proxy runs,
+// its base URL, and how to point each agent at it.
+export type ProxyState = G.ProxyState;
+
 // Discovered mirrors app.Discovered, the payload of sessions:discovered.
 export type Discovered = G.Discovered;
 

@@ -70,6 +70,9 @@ func (d *decoder) Line(raw []byte, n int, out []jsonl.Update) ([]jsonl.Update, e
 	if rec.UserAgent != "" {
 		d.s.Agent = norm.Short(rec.UserAgent, 80) + " via ctxscope proxy"
 	}
+	if id := agentSession(rec.Session); id != "" && len(d.t.Entries) == 0 && d.t.ID == "main" {
+		d.t.ID = id
+	}
 	var req request
 	body := rec.Request.Raw()
 	switch {
@@ -140,6 +143,19 @@ func failure(rec *proxy.Record) string {
 		return fmt.Sprintf("the response (%d bytes) was larger than the proxy keeps", rec.Response.Bytes)
 	}
 	return "the response could not be read"
+}
+
+// agentSession is the session id an agent sends in its request headers
+// (Claude Code's x-claude-code-session-id, Codex's session-id, OpenCode's
+// x-session-id), which names its log too: the conversation's thread takes
+// it, so that the log and the wire find each other.
+func agentSession(h map[string]string) string {
+	for _, name := range []string{"x-claude-code-session-id", "session-id", "session_id", "x-session-id", "conversation-id", "conversation_id"} {
+		if v := h[name]; v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 func parentOf(path []node) string {

@@ -16,5 +16,7 @@
 // branches where the bodies part, and an assistant message the body
 // carries that is no recorded response is an echo ([session.OriginEcho]):
 // context, not a request. A failed exchange (an error status, no
-// response) is a response entry with the error and no usage.
+// response) is a response entry with the error and no usage. The thread
+// is named by the session id the agent sends in its headers, when it
+// sends one: the id of its own log (engine/wire joins the two).
 package proxyrec

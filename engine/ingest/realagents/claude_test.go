@@ -40,6 +40,8 @@ func TestClaudeCode(t *testing.T) {
 	compareSections(t, "subagent", sub, srv.Requests(), subMarker)
 	compareRecords(t, "main", rec, srv, mainMarker, anthropicBodyTokens, 0.005)
 	compareRecords(t, "subagent", rec, srv, subMarker, anthropicBodyTokens, 0.005)
+	compareWire(t, "main", s, main, rec, billingHeader, noPart)
+	compareWire(t, "subagent", s, sub, rec, billingHeader, noPart)
 }
 
 // threadsOf returns the main thread and the one subagent thread of s.

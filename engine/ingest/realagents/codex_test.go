@@ -56,4 +56,7 @@ enable_request_compression = false
 	// over, 0.56% of the first request.
 	compareInputs(t, "main", s.Threads[0], srv.Requests(), mainMarker, responsesBodyTokens, "the tool schemas", 0.01)
 	compareRecords(t, "main", rec, srv, mainMarker, responsesBodyTokens, 0.005)
+	// The base instructions the log holds differ by a line from the
+	// developer message sent: that block shows on both sides.
+	compareWire(t, "main", s, s.Threads[0], rec, promptOrSchemas, systemText)
 }

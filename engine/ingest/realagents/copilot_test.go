@@ -39,4 +39,6 @@ func TestCopilotCLI(t *testing.T) {
 	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, chatBodyTokens, "the tool schemas", 0.005)
 	compareRecords(t, "main", rec, srv, mainMarker, chatBodyTokens, 0.005)
 	compareRecords(t, "subagent", rec, srv, subMarker, chatBodyTokens, 0.005)
+	compareWire(t, "main", s, main, rec, schemas, noPart)
+	compareWire(t, "subagent", s, sub, rec, schemas, noPart)
 }

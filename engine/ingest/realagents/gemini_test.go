@@ -37,4 +37,6 @@ func TestGeminiCLI(t *testing.T) {
 	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
 	compareRecords(t, "main", rec, srv, mainMarker, geminiBodyTokens, 0.005)
 	compareRecords(t, "subagent", rec, srv, subMarker, geminiBodyTokens, 0.005)
+	compareWire(t, "main", s, main, rec, promptOrSchemas, noPart)
+	compareWire(t, "subagent", s, sub, rec, promptOrSchemas, noPart)
 }

@@ -36,4 +36,6 @@ func TestOpenCode(t *testing.T) {
 	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, chatBodyTokensNoSystem, "the system prompt and the tool schemas", 0.005)
 	compareRecords(t, "main", rec, srv, mainMarker, chatBodyTokens, 0.005)
 	compareRecords(t, "subagent", rec, srv, subMarker, chatBodyTokens, 0.005)
+	compareWire(t, "main", s, main, rec, promptOrSchemas, noPart)
+	compareWire(t, "subagent", s, sub, rec, promptOrSchemas, noPart)
 }

@@ -15,6 +15,8 @@ import (
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/proxy"
 	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
+	"ctxscope/engine/wire"
 )
 
 // recording is ctxscope's recording proxy in front of the model server:
@@ -118,3 +120,80 @@ func firstUserHas(q *session.Request, text string) bool {
 	}
 	return false
 }
+
+// compareWire joins thread th of the log session s with its recorded
+// conversation and checks, for every request, that the log's input and
+// the wire's differ only by blocks that lacks accepts (what the agent's
+// log is known not to hold) and extra accepts (what it holds in another
+// form than it sent). It logs what differs, by section.
+func compareWire(t *testing.T, name string, s *session.Session, th *session.Thread, rec recording, lacks, extra func(wire.Part) bool) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(rec.dir, "*.jsonl"))
+	wires, _, err := ingest.ReadPaths(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := wire.Match(s, th, wires)
+	if w == nil {
+		t.Fatalf("%s: no recorded conversation matches the log's thread", name)
+	}
+	c, err := tokens.ByName("o200k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs := wire.Compare(th, w.Main(), c)
+	paired, lackTokens, extraTokens := 0, 0, 0
+	kinds := map[string]int{}
+	for _, d := range diffs {
+		if d.WireRequest < 0 {
+			t.Errorf("%s: log request %d: the wire holds no request with its response", name, d.LogRequest)
+			continue
+		}
+		paired++
+		for _, p := range d.Lacks {
+			kinds["lacks "+partKind(p)]++
+			if !lacks(p) {
+				t.Errorf("%s: request %d: the log lacks %s %q (%d tokens), which it should hold", name, d.LogRequest, partKind(p), p.Preview, p.Tokens)
+			}
+		}
+		for _, p := range d.Extra {
+			kinds["extra "+partKind(p)]++
+			if !extra(p) {
+				t.Errorf("%s: request %d: the log holds %s %q (%d tokens), which was not sent", name, d.LogRequest, partKind(p), p.Preview, p.Tokens)
+			}
+		}
+		lackTokens = max(lackTokens, d.LacksTokens)
+		extraTokens = max(extraTokens, d.ExtraTokens)
+	}
+	t.Logf("%s: %d of %d requests joined to the wire; per request at most %d tokens sent that the log lacks, %d in the log not sent; blocks %v",
+		name, paired, len(diffs), lackTokens, extraTokens, kinds)
+}
+
+// partKind names a differing block by its role and section or type.
+func partKind(p wire.Part) string {
+	if p.Section != "" {
+		return string(p.Role) + " " + string(p.Section)
+	}
+	return string(p.Role) + " " + string(p.Type)
+}
+
+// What the logs are known to lack of each request, and to hold in
+// another form than sent (docs/importers.md).
+func noPart(wire.Part) bool { return false }
+
+// schemas accepts tool schemas.
+func schemas(p wire.Part) bool {
+	return p.Role == session.RoleSystem && p.Section == session.SectionToolSchema
+}
+
+// systemText accepts text of the system message (a system prompt).
+func systemText(p wire.Part) bool {
+	return p.Role == session.RoleSystem && p.Type == session.BlockText && p.Section == session.SectionNone
+}
+
+// billingHeader accepts the one system block no Claude Code record holds,
+// the x-anthropic-billing-header of about 20 tokens.
+func billingHeader(p wire.Part) bool { return systemText(p) && p.Tokens <= 40 }
+
+// promptOrSchemas accepts a system prompt and tool schemas.
+func promptOrSchemas(p wire.Part) bool { return systemText(p) || schemas(p) }

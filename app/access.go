@@ -65,6 +65,7 @@ var accessTable = map[string]rule{
 	"Debugger.Replay":            {who: forMembers},
 	"Debugger.ReplayStep":        {who: forMembers},
 	"Debugger.Context":           {who: forMembers},
+	"Debugger.Wire":              {who: forMembers}, // sessions of the workspace, which members read
 	"Debugger.Block":             {who: forMembers},
 	"Debugger.Sweep":             {who: forMembers},
 	"Debugger.ExportReplay":      {who: forMembers},

@@ -18,7 +18,7 @@ var boundMethods = map[string][]string{
 	"Sessions": {"List", "Initial", "OpenPath", "Import", "OpenDialog", "OpenDemo", "Delete", "Open", "MarkSeen",
 		"Counters", "Timeline"},
 	"UI": {"Environment", "Rendered", "GuideSeen", "AtWork"},
-	"Debugger": {"Policies", "Counters", "Threads", "Replay", "ReplayStep", "Context", "Block", "Sweep", "ExportReplay", "ExportTimelineSVG",
+	"Debugger": {"Policies", "Counters", "Threads", "Replay", "ReplayStep", "Context", "Block", "Wire", "Sweep", "ExportReplay", "ExportTimelineSVG",
 		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory", "MemoryVariants", "LocatePassage"},
 	"Live": {"Discovery", "SetDiscovery", "Proxy", "SetProxy", "Follow", "Unfollow", "Following"},
 	"Memory": {"List", "Info", "Delete", "Graph", "Timeline", "Entity", "FindEntities", "Merge", "Undo", "Experiences",

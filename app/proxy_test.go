@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -95,6 +97,32 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 	}
 	if info == nil || info.Format != session.FormatProxy || info.Requests != 3 {
 		t.Fatalf("session %+v", info)
+	}
+
+	// The same conversation as the agent logged it (OpenAI chat messages,
+	// without the tool schemas), joined to the wire: each request lacks
+	// exactly the one tool schema.
+	logPath := filepath.Join(t.TempDir(), "chat.json")
+	logged, _ := json.Marshal(c.messages)
+	if err := os.WriteFile(logPath, logged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.sessions.Import([]string{logPath}); err != nil {
+		t.Fatal(err)
+	}
+	infos, _ = a.sessions.List()
+	logKey := ""
+	for _, i := range infos {
+		if i.Source == logPath {
+			logKey = i.Key
+		}
+	}
+	for k := range 3 {
+		v, err := a.debugger.Wire(logKey, 0, k, "")
+		if err != nil || !v.Matched || v.Wire != key || v.Requests != 3 || v.Diff.WireRequest != k || len(v.Diff.Lacks) != 1 ||
+			v.Diff.Lacks[0].Section != session.SectionToolSchema || v.Diff.Lacks[0].Tool != "read" || len(v.Diff.Extra) != 0 {
+			t.Errorf("request %d beside the wire: %+v %v", k, v, err)
+		}
 	}
 
 	off, err := a.live.SetProxy(ProxySettings{On: false})

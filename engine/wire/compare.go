@@ -43,26 +43,44 @@ type Part struct {
 const previewSize = 160
 
 // Compare pairs the requests of a log's thread with those of its recorded
-// conversation and says, for each log request, what differs. Requests are
-// paired by their responses (the same tool calls, or the same text), in
-// order; a log request whose response the wire does not hold gets
-// WireRequest -1 and no parts. Sizes are in c's tokens.
+// conversation and says, for each log request, what differs (see Pair and
+// At). Sizes are in c's tokens.
 func Compare(log, wire *session.Thread, c tokens.Counter) []Diff {
 	lr, wr := session.BuildRequests(log), session.BuildRequests(wire)
+	pairs := Pair(lr, wr)
 	out := make([]Diff, len(lr))
+	for i := range lr {
+		out[i] = At(lr, wr, pairs, i, c)
+	}
+	return out
+}
+
+// Pair pairs log requests with wire requests by their responses (the same
+// tool calls, or the same text), in order: for each log request, the
+// index of its wire request, -1 when the wire holds none.
+func Pair(log, wire []*session.Request) []int {
+	out := make([]int, len(log))
 	j := 0
-	for i, q := range lr {
-		out[i] = Diff{LogRequest: i, WireRequest: -1, Lacks: []Part{}, Extra: []Part{}}
+	for i, q := range log {
+		out[i] = -1
 		key := responseKey(q.Entry.Message)
-		for k := j; k < len(wr) && k < j+8; k++ {
-			if responseKey(wr[k].Entry.Message) == key {
-				out[i] = diff(i, k, q.Input(), wr[k].Input(), c)
-				j = k + 1
+		for k := j; k < len(wire) && k < j+8; k++ {
+			if responseKey(wire[k].Entry.Message) == key {
+				out[i], j = k, k+1
 				break
 			}
 		}
 	}
 	return out
+}
+
+// At is the difference of log request i from its wire request under
+// pairs; a request the wire does not hold has WireRequest -1 and no parts.
+func At(log, wire []*session.Request, pairs []int, i int, c tokens.Counter) Diff {
+	if i < 0 || i >= len(log) || pairs[i] < 0 {
+		return Diff{LogRequest: i, WireRequest: -1, Lacks: []Part{}, Extra: []Part{}}
+	}
+	return diff(i, pairs[i], log[i].Input(), wire[pairs[i]].Input(), c)
 }
 
 // responseKey names a response by its tool calls, else by its text.

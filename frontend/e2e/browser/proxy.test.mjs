@@ -2,7 +2,8 @@
 // Sessions view, a real agent (Codex, the pinned version the real-agent
 // tests install) runs through it against the tests' model server, and
 // the conversation appears in the session list and grows while the agent
-// is still running.
+// is still running; the agent's own log, imported beside it, shows at each
+// request what was sent that the log lacks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
@@ -98,6 +99,24 @@ enable_request_compression = false
     }
     assert.equal(Number(await count.textContent()), 6, 'the six requests of the run');
     await screenshot(page, 'proxy-sessions.png');
+
+    // The run's own log, imported too, is joined to the wire: at each
+    // request the debugger says what was sent that Codex's log lacks (its
+    // tool schemas).
+    const rollout = execFileSync('find', [join(home, 'sessions'), '-name', 'rollout-*.jsonl']).toString().trim();
+    assert.ok(rollout, 'codex wrote its rollout');
+    await page.fill('[data-testid=import-path]', rollout);
+    await page.click('[data-testid=import-go]');
+    const logRow = page.locator('[data-testid=session-row]:has(td:nth-child(2):text-is("codex"))');
+    await logRow.waitFor();
+    await logRow.locator('button.link').click();
+    await page.waitForSelector('[data-testid=wire][data-matched=true]', { timeout: 30_000 });
+    const summary = await page.textContent('[data-testid=wire-summary]');
+    assert.match(summary, /tool schemas \([\d,]+ tokens\)/, summary);
+    assert.ok(Number(await page.getAttribute('[data-testid=wire]', 'data-lacks')) > 1000, 'the schemas are over a thousand tokens');
+    await page.click('[data-testid=wire-toggle]');
+    await page.waitForSelector('[data-testid=wire-parts] li');
+    await screenshot(page, 'proxy-wire.png');
 
     // The records hold no key.
     const records = execFileSync('cat', [...execFileSync('ls', ['-1', join(suite.server.workspace, 'proxy')]).toString().trim().split('\n')

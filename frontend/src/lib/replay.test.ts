@@ -3,6 +3,7 @@ import { blockLabel, budgetRange, clampBudget, columnPeaks, countByLevel, descri
 import type { ReplayStep, ReplayTimeline } from './types/debugger';
 import { scrollToRow, visibleRows } from './virtual';
 import { segments } from './marks';
+import { partKind, summarize } from './wire';
 import { nodeStyle, pathData, timeText } from './graphsvg';
 
 describe('stackColumns', () => {
@@ -267,5 +268,17 @@ describe('blockLabel', () => {
     [{ type: 'thinking' }, 'thinking'],
   ])('%o is %s', (bl, want) => {
     expect(blockLabel(bl)).toBe(want);
+  });
+});
+
+describe('wire summaries', () => {
+  test('group the parts one side lacks, largest first', () => {
+    expect(summarize([
+      { role: 'system', type: 'text', section: 'toolSchema', tokens: 300 },
+      { role: 'system', type: 'text', section: 'toolSchema', tokens: 200 },
+      { role: 'system', type: 'text', section: '', tokens: 20 },
+    ])).toBe('2 tool schemas (500 tokens), 1 system prompt (20 tokens)');
+    expect(summarize([])).toBe('');
+    expect(partKind({ role: 'tool', type: 'tool_result', section: '' })).toBe('tool output');
   });
 });

@@ -185,6 +185,16 @@ export interface Curve {
   points: SweepPoint[];
 }
 
+// Diff is wire.Diff.
+export interface Diff {
+  logRequest: number;
+  wireRequest: number;
+  lacks: WirePart[];
+  extra: WirePart[];
+  lacksTokens: number;
+  extraTokens: number;
+}
+
 // DiffSummary is debug.DiffSummary.
 export interface DiffSummary {
   tokensBefore: number;
@@ -1025,6 +1035,29 @@ export interface Why {
   session?: number;
 }
 
+// WirePart is wire.Part.
+export interface WirePart {
+  message: number;
+  block: number;
+  role: string;
+  type: string;
+  section?: string;
+  tool?: string;
+  tokens: number;
+  preview: string;
+}
+
+// WireView is app.WireView.
+export interface WireView {
+  matched: boolean;
+  wire?: string;
+  title?: string;
+  requests: number;
+  total: number;
+  diff: Diff;
+  note?: string;
+}
+
 // WorkspaceChanged is app.WorkspaceChanged.
 export interface WorkspaceChanged {
   kinds: string[];
@@ -1062,6 +1095,7 @@ export const Debugger = {
   ReplayStep: (key: string, p: Params, split: boolean) => call<Step>('Debugger', 'ReplayStep', key, p, split),
   Context: (key: string, p: Params, k: number) => call<Context>('Debugger', 'Context', key, p, k),
   Block: (key: string, p: Params, k: number, i: number, b: number) => call<string>('Debugger', 'Block', key, p, k, i, b),
+  Wire: (key: string, thread: number, k: number, counter: string) => call<WireView>('Debugger', 'Wire', key, thread, k, counter),
   Sweep: (key: string, p: Params, policies: string[], from: number, to: number, step: number) => call<Curve[]>('Debugger', 'Sweep', key, p, policies, from, to, step),
   ExportReplay: (key: string, p: Params, format: string) => call<string>('Debugger', 'ExportReplay', key, p, format),
   ExportTimelineSVG: (key: string, p: Params) => call<string>('Debugger', 'ExportTimelineSVG', key, p),

@@ -14,6 +14,7 @@ export const debuggerApi = {
   replayStep: Debugger.ReplayStep,
   context: Debugger.Context,
   block: Debugger.Block,
+  wire: Debugger.Wire,
   sweep: Debugger.Sweep,
   graph: Debugger.Graph,
   search: (query: string, key: string, size = 100) => Debugger.Search(query, key, size),

@@ -42,6 +42,11 @@ export type DiffSummary = G.DiffSummary;
 
 export type ContextView = G.Context;
 
+// WireView mirrors app.WireView: a request of the log beside the same
+// request as the recording proxy saw it.
+export type WireView = G.WireView;
+export type WirePart = G.WirePart;
+
 export type SweepPoint = G.SweepPoint;
 
 export type Curve = G.Curve;

@@ -1,0 +1,98 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"ctxscope/engine/debug"
+	"ctxscope/engine/session"
+	"ctxscope/engine/wire"
+)
+
+// WireView sets one request of a session's log beside the same request as
+// the recording proxy saw it.
+type WireView struct {
+	// Matched says a recorded conversation of the thread was found; Wire
+	// is its key and Title its title.
+	Matched bool   `json:"matched"`
+	Wire    string `json:"wire,omitempty"`
+	Title   string `json:"title,omitempty"`
+	// Requests is how many of the thread's requests the wire holds, of
+	// Total.
+	Requests int `json:"requests"`
+	Total    int `json:"total"`
+	// Diff is what differs at the request asked for.
+	Diff wire.Diff `json:"diff"`
+	// Note says why there is nothing to compare, when there is not.
+	Note string `json:"note,omitempty"`
+}
+
+// maxWireCandidates bounds the recorded conversations looked through for
+// the one of a log's thread.
+const maxWireCandidates = 500
+
+// Wire joins thread of session key to its conversation recorded by the
+// proxy, and says for request k what was sent that the log lacks and what
+// the log holds that was not sent, in the tokens of counter ("" for the
+// session's).
+func (d *Debugger) Wire(key string, thread, k int, counter string) (WireView, error) {
+	d.app.called("Debugger.Wire", key, thread, k, counter)
+	o, err := d.app.sessions.get(key)
+	if err != nil {
+		return WireView{}, err
+	}
+	if thread < 0 || thread >= len(o.s.Threads) {
+		return WireView{}, fmt.Errorf("session %q has no thread %d", key, thread)
+	}
+	if o.s.Format == session.FormatProxy {
+		return WireView{Note: "this session was recorded by the proxy: it is the wire"}, nil
+	}
+	th := o.s.Threads[thread]
+	wires, keys, err := d.wireSessions(context.Background())
+	if err != nil {
+		return WireView{}, err
+	}
+	w := wire.Match(o.s, th, wires)
+	if w == nil {
+		return WireView{Note: "no conversation recorded by the proxy matches this thread"}, nil
+	}
+	l, err := o.ledger(debug.LedgerCounter(counter))
+	if err != nil {
+		return WireView{}, err
+	}
+	lr, wr := session.BuildRequests(th), session.BuildRequests(w.Main())
+	pairs := wire.Pair(lr, wr)
+	v := WireView{Matched: true, Wire: w.Source, Title: w.Title, Total: len(lr), Diff: wire.At(lr, wr, pairs, k, l.Counter())}
+	for _, p := range pairs {
+		if p >= 0 {
+			v.Requests++
+		}
+	}
+	if key, ok := keys[w]; ok {
+		v.Wire = key
+	}
+	return v, nil
+}
+
+// wireSessions loads the workspace's sessions recorded by the proxy, up to
+// maxWireCandidates, with their keys.
+func (d *Debugger) wireSessions(ctx context.Context) ([]*session.Session, map[*session.Session]string, error) {
+	infos, err := d.app.ws.Store.Sessions(ctx, 0, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []*session.Session
+	keys := map[*session.Session]string{}
+	for _, info := range infos {
+		if info.Format != string(session.FormatProxy) || len(out) >= maxWireCandidates {
+			continue
+		}
+		o, err := d.app.sessions.get(info.Key)
+		if err != nil {
+			continue // deleted meanwhile
+		}
+		out = append(out, o.s)
+		keys[o.s] = info.Key
+	}
+	return out, keys, nil
+}

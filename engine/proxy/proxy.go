@@ -138,10 +138,23 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil && r.Body != http.NoBody {
 		out.Body = &teeBody{ReadCloser: r.Body, c: ex.req}
 	}
-	p.rp.ServeHTTP(w, out)
 	if call && p.opts.Sink != nil {
-		p.record(r, rest, ex)
+		defer func() {
+			// An upstream that breaks off mid-stream makes the reverse
+			// proxy abort the agent's response with a panic that the HTTP
+			// server expects: the exchange is recorded on the way, with
+			// the error.
+			if v := recover(); v != nil {
+				if ex.err == nil {
+					ex.err = errors.New("the response was cut off: the upstream closed the stream before its end")
+				}
+				p.record(r, rest, ex)
+				panic(v)
+			}
+			p.record(r, rest, ex)
+		}()
 	}
+	p.rp.ServeHTTP(w, out)
 }
 
 // under returns the path below the proxy's prefix, comparing the token in

@@ -218,6 +218,26 @@ func TestFaultsPassThroughAndAreRecorded(t *testing.T) {
 		tc.check(t, got, recs[len(recs)-1])
 	}
 
+	// An upstream that breaks off mid-stream: the agent gets what came,
+	// and the exchange is recorded with the error.
+	cut := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"partial\":true}\n\n")
+		w.(http.Flusher).Flush()
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		conn.Close()
+	}))
+	defer cut.Close()
+	broken := start(t, cut.URL, sink, 0)
+	if res, err := http.Post(broken+"/v1/messages", "application/json", strings.NewReader(`{"messages":[]}`)); err == nil {
+		io.ReadAll(res.Body)
+		res.Body.Close()
+	}
+	recs := sink.wait(t, 5)
+	if r := recs[len(recs)-1]; len(recs) != 5 || r.Error == "" || !r.Failed() || !strings.Contains(r.Response.Text, "partial") {
+		t.Errorf("cut off: %d records, the last %+v", len(recs), r)
+	}
+
 	// An upstream that is down: the agent gets a 502, and the record says
 	// why.
 	down := start(t, "http://127.0.0.1:1", sink, 0)
@@ -226,7 +246,7 @@ func TestFaultsPassThroughAndAreRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	recs := sink.wait(t, 5)
+	recs = sink.wait(t, 6)
 	if r := recs[len(recs)-1]; res.StatusCode != http.StatusBadGateway || r.Status != 0 || r.Error == "" || !r.Failed() {
 		t.Errorf("down: status %d, record %+v", res.StatusCode, r)
 	}

@@ -119,9 +119,12 @@ func (d *decoder) response(rec *proxy.Record, req *request) *session.Message {
 		r = readResponse(rec.API, rec.Response.Raw())
 	}
 	m := r.message
-	if m == nil {
+	switch {
+	case m == nil:
 		m = assistant(nil)
 		m.Error = failure(rec)
+	case rec.Error != "":
+		m.Error = failure(rec) // what came before the stream broke off is kept
 	}
 	m.Usage, m.Time = r.usage, rec.Started
 	m.Model = cmpOr(m.Model, req.model)

@@ -24,6 +24,7 @@ type capture struct {
 	n     int64
 	sum   hash.Hash
 	first time.Time // when the first byte passed
+	ended bool      // the body was read to its end
 }
 
 func newCapture(max int64) *capture { return &capture{max: max, sum: sha256.New()} }
@@ -154,7 +155,8 @@ func mediaType(ct string) string {
 	return strings.TrimSpace(t)
 }
 
-// teeBody passes a body through, noting every byte in a capture.
+// teeBody passes a body through, noting every byte in a capture, and
+// whether it was read to its end.
 type teeBody struct {
 	io.ReadCloser
 	c *capture
@@ -163,5 +165,17 @@ type teeBody struct {
 func (t *teeBody) Read(p []byte) (int, error) {
 	n, err := t.ReadCloser.Read(p)
 	t.c.note(p[:n])
+	if err == io.EOF {
+		t.c.mu.Lock()
+		t.c.ended = true
+		t.c.mu.Unlock()
+	}
 	return n, err
+}
+
+// complete reports whether the body was read to its end.
+func (c *capture) complete() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ended
 }

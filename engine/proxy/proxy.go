@@ -72,6 +72,9 @@ type exchange struct {
 	reqType  string
 	reqEnc   string
 	err      error
+	// clientClosed: the agent closed its connection before the
+	// response's end.
+	clientClosed bool
 }
 
 type exchangeKey struct{}
@@ -140,13 +143,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if call && p.opts.Sink != nil {
 		defer func() {
-			// An upstream that breaks off mid-stream makes the reverse
-			// proxy abort the agent's response with a panic that the HTTP
-			// server expects: the exchange is recorded on the way, with
-			// the error.
+			// A copy that fails (the upstream breaking off mid-stream, or
+			// the agent closing its connection once it has what it
+			// needs) makes the reverse proxy abort the response with a
+			// panic that the HTTP server expects: the exchange is
+			// recorded on the way, with an error when the upstream's
+			// response did not reach its end.
 			if v := recover(); v != nil {
-				if ex.err == nil {
-					ex.err = errors.New("the response was cut off: the upstream closed the stream before its end")
+				switch {
+				case r.Context().Err() != nil:
+					ex.clientClosed = true // not a failure of the call
+				case ex.err == nil && !ex.res.complete():
+					ex.err = errors.New("the response was cut off before its end")
 				}
 				p.record(r, rest, ex)
 				panic(v)
@@ -228,9 +236,10 @@ func (p *Proxy) record(in *http.Request, path string, ex *exchange) {
 	if first := ex.res.firstAt(); !first.IsZero() {
 		rec.FirstByteMS = ms(first.Sub(ex.started))
 	}
-	if ex.err != nil {
+	if ex.err != nil && !errors.Is(ex.err, context.Canceled) {
 		rec.Error = ex.err.Error()
 	}
+	rec.ClientClosed = ex.clientClosed || errors.Is(ex.err, context.Canceled)
 	rec.Conversation = "unparsed"
 	if !rec.Request.Truncated {
 		rec.Conversation = ConversationKey(ex.api, rec.Request.Raw())

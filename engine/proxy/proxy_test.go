@@ -368,3 +368,39 @@ func TestConversationKey(t *testing.T) {
 		}
 	}
 }
+
+// TestAnAgentThatStopsReadingIsRecorded checks an agent that closes its
+// connection once it has what it needs, before the upstream's response
+// ends (the OpenAI SDK does after the stream's last event): the exchange
+// is recorded with what had come, marked, and not as a failure.
+func TestAnAgentThatStopsReadingIsRecorded(t *testing.T) {
+	gone := make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-gone:
+		}
+		io.WriteString(w, ": trailing keep-alive\n\n")
+	}))
+	defer up.Close()
+	defer close(gone)
+	sink := &memSink{}
+	base := start(t, up.URL, sink, 0)
+	res, err := http.Post(base+"/v1/chat/completions", "application/json", strings.NewReader(`{"messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 10)
+	io.ReadFull(res.Body, buf)
+	res.Body.Close() // before the end
+	recs := sink.wait(t, 1)
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	if r := recs[0]; !r.ClientClosed || r.Error != "" || r.Failed() || !strings.Contains(r.Response.Text, "[DONE]") {
+		t.Errorf("record %+v", r)
+	}
+}

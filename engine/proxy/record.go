@@ -40,6 +40,10 @@ type Record struct {
 	// why).
 	Status int    `json:"status"`
 	Error  string `json:"error,omitempty"`
+	// ClientClosed marks an exchange whose agent closed its connection
+	// before the response ended (many stop reading once the stream's last
+	// event came): the record holds what had come. It is not an error.
+	ClientClosed bool `json:"clientClosed,omitempty"`
 	// RetryOf is the sequence number of the latest earlier exchange of the
 	// conversation with the same request body: this one is its retry.
 	RetryOf int `json:"retryOf,omitempty"`

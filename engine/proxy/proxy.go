@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +41,10 @@ type Options struct {
 	Transport http.RoundTripper
 	// Errors receives what the sink failed to record; nil drops it.
 	Errors func(error)
+	// Rewrite, when set, may change a model call's body before it is
+	// forwarded (engine/evict applies CWL eviction): it returns the body
+	// to forward, nil to forward it as sent, and a note for the record.
+	Rewrite func(api API, conversation string, body []byte) ([]byte, string)
 }
 
 // Proxy is the recording proxy, an http.Handler.
@@ -75,6 +81,10 @@ type exchange struct {
 	// clientClosed: the agent closed its connection before the
 	// response's end.
 	clientClosed bool
+	// forwarded is the body forwarded in place of the agent's, when a
+	// rewrite changed it; rewriteNote says what the rewrite did.
+	forwarded   []byte
+	rewriteNote string
 }
 
 type exchangeKey struct{}
@@ -101,7 +111,7 @@ func New(opts Options) (*Proxy, error) {
 	}
 	p := &Proxy{opts: opts, prefix: "/p/" + opts.Token, last: map[string]lastRequest{}}
 	p.rp = &httputil.ReverseProxy{
-		Rewrite:        p.rewrite,
+		Rewrite:        p.rewriteRequest,
 		ModifyResponse: p.modifyResponse,
 		ErrorHandler:   p.errorHandler,
 		Transport:      opts.Transport,
@@ -140,6 +150,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.URL.Path, out.URL.RawPath = rest, ""
 	if r.Body != nil && r.Body != http.NoBody {
 		out.Body = &teeBody{ReadCloser: r.Body, c: ex.req}
+	}
+	if call && p.opts.Rewrite != nil {
+		p.rewrite(out, ex)
 	}
 	if call && p.opts.Sink != nil {
 		defer func() {
@@ -193,7 +206,41 @@ func loopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
+// rewrite reads a model call's body whole and forwards what the Rewrite
+// option makes of it. A body larger than a record keeps, or compressed,
+// goes as sent.
+func (p *Proxy) rewrite(out *http.Request, ex *exchange) {
+	if out.Body == nil || ex.reqEnc != "" {
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(out.Body, p.opts.MaxBody+1))
+	if err != nil || int64(len(body)) > p.opts.MaxBody {
+		// Too large to rewrite, or broken: what was read goes first,
+		// then the rest as it comes.
+		out.Body = readCloser{io.MultiReader(bytes.NewReader(body), out.Body), out.Body}
+		ex.rewriteNote = "not rewritten: the body is larger than the proxy keeps"
+		return
+	}
+	out.Body.Close()
+	fwd, note := p.opts.Rewrite(ex.api, ConversationKey(ex.api, body), body)
+	ex.rewriteNote = note
+	if fwd == nil {
+		out.Body = io.NopCloser(bytes.NewReader(body))
+		return
+	}
+	ex.forwarded = fwd
+	out.Body = io.NopCloser(bytes.NewReader(fwd))
+	out.ContentLength = int64(len(fwd))
+	out.Header.Set("Content-Length", strconv.Itoa(len(fwd)))
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+func (p *Proxy) rewriteRequest(pr *httputil.ProxyRequest) {
 	ex := pr.In.Context().Value(exchangeKey{}).(*exchange)
 	prov := ex.api.Provider()
 	if !ex.call {
@@ -235,6 +282,13 @@ func (p *Proxy) record(in *http.Request, path string, ex *exchange) {
 	rec.DurationMS = ms(time.Since(ex.started))
 	if first := ex.res.firstAt(); !first.IsZero() {
 		rec.FirstByteMS = ms(first.Sub(ex.started))
+	}
+	rec.Rewrite = ex.rewriteNote
+	if ex.forwarded != nil {
+		fc := newCapture(p.opts.MaxBody)
+		fc.note(ex.forwarded)
+		b := fc.body(ex.reqType, "")
+		rec.Forwarded = &b
 	}
 	if ex.err != nil && !errors.Is(ex.err, context.Canceled) {
 		rec.Error = ex.err.Error()

@@ -48,8 +48,13 @@ type Record struct {
 	// conversation with the same request body: this one is its retry.
 	RetryOf int `json:"retryOf,omitempty"`
 
-	Request  Body `json:"request"`
-	Response Body `json:"response"`
+	// Request is the body as the agent sent it.
+	Request Body `json:"request"`
+	// Forwarded is the body as forwarded, when a rewrite (live eviction)
+	// changed it; Rewrite says what the rewrite did, or why it did not.
+	Forwarded *Body  `json:"forwarded,omitempty"`
+	Rewrite   string `json:"rewrite,omitempty"`
+	Response  Body   `json:"response"`
 }
 
 // Body is one body's bounded copy.

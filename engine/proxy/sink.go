@@ -63,3 +63,18 @@ func safeName(key string) string {
 	}
 	return out
 }
+
+// Sinks hands each record to every one of sinks, in order, and returns
+// the first error.
+type Sinks []Sink
+
+// Record passes r to each sink.
+func (ss Sinks) Record(r *Record) error {
+	var first error
+	for _, s := range ss {
+		if err := s.Record(r); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -40,13 +40,34 @@ func anthropicRequest(body []byte) request {
 	}
 	out := request{model: req.Model, system: systemMessage(prompt, req.Tools, nameField)}
 	for _, m := range req.Messages {
-		role := session.RoleUser
-		if m.Role == "assistant" {
-			role = session.RoleAssistant
+		msg := &session.Message{Role: session.RoleUser, Blocks: anthropicBlocks(m.Content)}
+		switch {
+		case m.Role == "assistant":
+			msg.Role = session.RoleAssistant
+		case toolResults(msg):
+			msg.Role = session.RoleTool
 		}
-		out.messages = append(out.messages, &session.Message{Role: role, Blocks: anthropicBlocks(m.Content)})
+		out.messages = append(out.messages, msg)
 	}
 	return out
+}
+
+// toolResults reports whether a user message carries tool results and
+// nothing its user wrote (only context the agent injected beside them):
+// the Messages API sends results as user messages, but they are no user
+// turn, and eviction treats them as the tools' output.
+func toolResults(m *session.Message) bool {
+	results := 0
+	for i := range m.Blocks {
+		b := &m.Blocks[i]
+		switch {
+		case b.Type == session.BlockToolResult:
+			results++
+		case session.SectionOf(m, b) != session.SectionInjected:
+			return false
+		}
+	}
+	return results > 0
 }
 
 // anthropicBlocks reads a message's content: a string or blocks.

@@ -87,7 +87,12 @@ func arguments(raw json.RawMessage) json.RawMessage {
 }
 
 // textOf reads content that is a string or an array of parts with text.
-func textOf(raw json.RawMessage) []session.Block {
+func textOf(raw json.RawMessage) []session.Block { return TextBlocks(raw) }
+
+// TextBlocks reads content that is a string or an array of parts with
+// text, as the blocks a reader of a request makes of it (engine/evict
+// places its decisions by them).
+func TextBlocks(raw json.RawMessage) []session.Block {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		if s == "" {

@@ -1,0 +1,106 @@
+package evict
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"ctxscope/engine/ingest/proxyrec"
+)
+
+// rewriteChat applies d to a Chat Completions body. Its leading system
+// and developer messages are the input's system message; each later
+// message is one input message, whose blocks are an assistant's
+// reasoning, its text and its tool calls, or a tool message's result.
+func rewriteChat(body []byte, d *decisions) ([]byte, error) {
+	var req object
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, err
+	}
+	var msgs []object
+	if err := json.Unmarshal(req["messages"], &msgs); err != nil {
+		return nil, fmt.Errorf("messages: %v", err)
+	}
+	lead := 0
+	for lead < len(msgs) && (msgs[lead].role() == "system" || msgs[lead].role() == "developer") {
+		lead++
+	}
+	offset := -lead
+	if d.hasSystem {
+		offset++
+	}
+	if len(msgs)+offset != d.messages {
+		return nil, fmt.Errorf("the body has %d messages, the replay's input %d", len(msgs)+offset, d.messages)
+	}
+	keep := lastTurn(msgs)
+	for j := lead; j < keep; j++ {
+		i := j + offset
+		switch msgs[j].role() {
+		case "assistant":
+			if err := evictChatAssistant(msgs[j], i, d); err != nil {
+				return nil, fmt.Errorf("message %d: %v", j, err)
+			}
+		case "tool", "function":
+			if x, ok := d.at(i, 0); ok {
+				msgs[j]["content"] = str(stubText(x.level, x.tokens))
+			}
+		}
+	}
+	raw, err := marshal(msgs)
+	if err != nil {
+		return nil, err
+	}
+	req["messages"] = raw
+	return marshal(req)
+}
+
+// evictChatAssistant applies the decisions on the blocks of assistant
+// message i: [reasoning], its text parts, its tool calls.
+func evictChatAssistant(m object, i int, d *decisions) error {
+	b := 0
+	var reasoning string
+	if json.Unmarshal(m["reasoning_content"], &reasoning) == nil && reasoning != "" {
+		if _, ok := d.at(i, b); ok {
+			delete(m, "reasoning_content")
+		}
+		b++
+	}
+	texts := len(proxyrec.TextBlocks(m["content"]))
+	stubbed, stub := 0, ""
+	for t := range texts {
+		if x, ok := d.at(i, b+t); ok {
+			stubbed++
+			stub = stubText(x.level, x.tokens)
+		}
+	}
+	if stubbed > 0 && stubbed == texts {
+		m["content"] = str(stub)
+	}
+	b += texts
+	var calls []object
+	if m["tool_calls"] == nil {
+		return nil
+	}
+	if err := json.Unmarshal(m["tool_calls"], &calls); err != nil {
+		return fmt.Errorf("tool_calls: %v", err)
+	}
+	for k, c := range calls {
+		x, ok := d.at(i, b+k)
+		if !ok {
+			continue
+		}
+		var fn object
+		if err := json.Unmarshal(c["function"], &fn); err != nil {
+			return fmt.Errorf("tool call %d: %v", k, err)
+		}
+		args, _ := marshal(map[string]string{"evicted": stubText(x.level, x.tokens)})
+		fn["arguments"] = str(string(args))
+		raw, _ := marshal(fn)
+		c["function"] = raw
+	}
+	raw, err := marshal(calls)
+	if err != nil {
+		return err
+	}
+	m["tool_calls"] = raw
+	return nil
+}

@@ -1,0 +1,339 @@
+package evict
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/proxy"
+)
+
+// records keeps the proxy's records in memory.
+type records struct {
+	mu   sync.Mutex
+	list []*proxy.Record
+}
+
+func (r *records) Record(rec *proxy.Record) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.list = append(r.list, rec)
+	return nil
+}
+
+func (r *records) wait(t *testing.T, n int) []*proxy.Record {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		r.mu.Lock()
+		got := append([]*proxy.Record(nil), r.list...)
+		r.mu.Unlock()
+		if len(got) >= n {
+			return got
+		}
+	}
+	t.Fatalf("fewer than %d records", n)
+	return nil
+}
+
+// chatAgent plays an agent over Chat Completions: it sends the
+// conversation, and answers each tool call with a long output.
+type chatAgent struct {
+	base     string
+	messages []map[string]any
+}
+
+func (a *chatAgent) turn(t *testing.T) bool {
+	t.Helper()
+	tool := func(name string, params ...string) any {
+		props := map[string]any{}
+		for _, p := range params {
+			props[p] = map[string]any{"type": "string"}
+		}
+		return map[string]any{"type": "function", "function": map[string]any{"name": name, "parameters": map[string]any{"type": "object", "properties": props}}}
+	}
+	body, _ := json.Marshal(map[string]any{"model": "m", "messages": a.messages,
+		"tools": []any{tool("read", "path"), tool("bash", "command"), tool("edit", "path", "old_str", "new_str")}})
+	res, err := http.Post(a.base+"/v1/chat/completions", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	var out struct {
+		Choices []struct {
+			Message map[string]any `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil || len(out.Choices) == 0 {
+		t.Fatalf("answer %s: %v", data, err)
+	}
+	msg := out.Choices[0].Message
+	a.messages = append(a.messages, msg)
+	calls, _ := msg["tool_calls"].([]any)
+	for n, c := range calls {
+		id, _ := c.(map[string]any)["id"].(string)
+		a.messages = append(a.messages, map[string]any{"role": "tool", "tool_call_id": id,
+			"content": strings.Repeat("line of the file, number "+string(rune('a'+n))+"\n", 120)})
+	}
+	return len(calls) > 0
+}
+
+// anthropicAgent plays an agent over Anthropic Messages.
+type anthropicAgent struct {
+	base     string
+	messages []map[string]any
+}
+
+func (a *anthropicAgent) turn(t *testing.T) bool {
+	t.Helper()
+	tool := func(name string, params ...string) any {
+		props := map[string]any{}
+		for _, p := range params {
+			props[p] = map[string]any{"type": "string"}
+		}
+		return map[string]any{"name": name, "input_schema": map[string]any{"type": "object", "properties": props}}
+	}
+	body, _ := json.Marshal(map[string]any{"model": "claude", "max_tokens": 1000, "system": "be brief", "messages": a.messages,
+		"tools": []any{tool("Read", "file_path"), tool("Bash", "command"), tool("Edit", "file_path", "old_string", "new_string")}})
+	res, err := http.Post(a.base+"/v1/messages", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	var out struct {
+		Content []map[string]any `json:"content"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("answer %s: %v", data, err)
+	}
+	a.messages = append(a.messages, map[string]any{"role": "assistant", "content": out.Content})
+	var results []any
+	for n, b := range out.Content {
+		if b["type"] == "tool_use" {
+			results = append(results, map[string]any{"type": "tool_result", "tool_use_id": b["id"],
+				"content": strings.Repeat("line of the file, number "+string(rune('a'+n))+"\n", 120)})
+		}
+	}
+	if len(results) > 0 {
+		a.messages = append(a.messages, map[string]any{"role": "user", "content": results})
+	}
+	return len(results) > 0
+}
+
+// anthropicPaired is paired for a Messages body: every tool_result
+// answers a tool_use of the message before it.
+func anthropicPaired(t *testing.T, body []byte) bool {
+	var req struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	prev := map[string]bool{}
+	for _, m := range req.Messages {
+		var blocks []struct {
+			Type      string `json:"type"`
+			ID        string `json:"id"`
+			ToolUseID string `json:"tool_use_id"`
+		}
+		json.Unmarshal(m.Content, &blocks)
+		uses := map[string]bool{}
+		for _, b := range blocks {
+			switch b.Type {
+			case "tool_use":
+				uses[b.ID] = true
+			case "tool_result":
+				if !prev[b.ToolUseID] {
+					return false
+				}
+			}
+		}
+		prev = uses
+	}
+	return true
+}
+
+// paired reports whether every tool message of a Chat body answers a call
+// an earlier assistant message made, and every call is answered.
+func paired(t *testing.T, body []byte) bool {
+	var req struct {
+		Messages []struct {
+			Role       string `json:"role"`
+			ToolCallID string `json:"tool_call_id"`
+			ToolCalls  []struct {
+				ID string `json:"id"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	open := map[string]bool{}
+	for _, m := range req.Messages {
+		for _, c := range m.ToolCalls {
+			open[c.ID] = true
+		}
+		if m.Role == "tool" {
+			if !open[m.ToolCallID] {
+				return false
+			}
+			delete(open, m.ToolCallID)
+		}
+	}
+	return true
+}
+
+// agent plays an agent of one API: turn sends the conversation and
+// answers the model's calls, reporting whether it made any.
+type agent interface{ turn(t *testing.T) bool }
+
+// TestLiveEvictionThroughTheProxy runs a conversation of 16 tool calls of
+// each API through the proxy with eviction at a τ well under the
+// conversation's peak, and checks that requests over τ are forwarded
+// rewritten, smaller, at or under τ or marked unreachable, with every
+// call still paired with its result; that the first request goes as sent;
+// that the server receives the forwarded bodies; and that a replay of the
+// recorded conversation (as the agent sent it) makes the same decisions:
+// rewriting each recorded request with the replay's decisions gives the
+// forwarded body byte for byte.
+func TestLiveEvictionThroughTheProxy(t *testing.T) {
+	for _, tc := range []struct {
+		api    proxy.API
+		agent  func(base string) agent
+		paired func(*testing.T, []byte) bool
+	}{
+		{proxy.APIChat, func(base string) agent {
+			return &chatAgent{base: base, messages: []map[string]any{{"role": "system", "content": "be brief"}, {"role": "user", "content": "EVICT-TASK: read a.txt again and again"}}}
+		}, paired},
+		{proxy.APIAnthropic, func(base string) agent {
+			return &anthropicAgent{base: base, messages: []map[string]any{{"role": "user", "content": "EVICT-TASK: read a.txt again and again"}}}
+		}, anthropicPaired},
+	} {
+		t.Run(string(tc.api), func(t *testing.T) { liveEviction(t, tc.agent, tc.paired) })
+	}
+}
+
+func liveEviction(t *testing.T, newAgent func(string) agent, isPaired func(*testing.T, []byte) bool) {
+	// Rounds of exploring and changing: read, read, run, edit, each
+	// round announced, so that the episodes an agent declares none of
+	// can be inferred.
+	var steps []modeltest.Step
+	for round := range 4 {
+		steps = append(steps,
+			modeltest.Step{Say: "Looking at part " + string(rune('A'+round)) + " next.", Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "a.txt"}}},
+			modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "b.txt"}}},
+			modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Bash, Command: "make test"}}},
+			modeltest.Step{Say: "Fixing it.", Calls: []modeltest.Action{{Kind: modeltest.Edit, Path: "a.txt", Old: "x", New: "y"}}})
+	}
+	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: "EVICT-TASK", Steps: steps, Final: "Done."}}})
+	defer srv.Close()
+	const budget = 6000
+	ev, err := New("paper", budget, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := &records{}
+	ups, _ := proxy.ParseUpstreams([]string{srv.URL})
+	p, err := proxy.New(proxy.Options{Token: "evict-test-token-0000", Upstreams: ups, Sink: proxy.Sinks{ev, kept}, Rewrite: ev.Rewrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(p)
+	defer hs.Close()
+	agent := newAgent(hs.URL + p.Prefix())
+	n := 0
+	for more := true; more; n++ {
+		// The evictor decides on a request from the records before it:
+		// each exchange is recorded before the next is sent.
+		if n > 0 {
+			kept.wait(t, n)
+		}
+		more = agent.turn(t)
+	}
+	recs := kept.wait(t, n)
+	if len(recs) != 17 {
+		t.Fatalf("%d records, want 17", len(recs))
+	}
+	rewritten := 0
+	for k, r := range recs {
+		if k == 0 && r.Forwarded != nil {
+			t.Error("the first request was rewritten")
+		}
+		if r.Forwarded == nil {
+			continue
+		}
+		rewritten++
+		if r.Forwarded.Bytes >= r.Request.Bytes || !isPaired(t, []byte(r.Forwarded.Text)) || !strings.Contains(r.Forwarded.Text, "[evicted by ctxscope at L") {
+			t.Errorf("request %d: forwarded %d bytes of %d sent, paired %v", k, r.Forwarded.Bytes, r.Request.Bytes, isPaired(t, []byte(r.Forwarded.Text)))
+		}
+		// At or under τ after eviction, or marked unreachable with why.
+		var before, after int
+		if _, err := fmt.Sscanf(r.Rewrite[strings.Index(r.Rewrite, ":")+2:], "%d tokens before, %d after", &before, &after); err != nil ||
+			(after > budget && !strings.Contains(r.Rewrite, "unreachable")) || after >= before {
+			t.Errorf("request %d: note %q", k, r.Rewrite)
+		}
+	}
+	if rewritten < 5 {
+		t.Errorf("%d of %d requests rewritten at τ %d", rewritten, len(recs), budget)
+	}
+	// The server received the forwarded bodies.
+	got := srv.Requests()
+	for k, r := range recs {
+		want := r.Request.Text
+		if r.Forwarded != nil {
+			want = r.Forwarded.Text
+		}
+		if string(got[k].Body) != want {
+			t.Errorf("request %d: the server received another body than the one recorded as forwarded", k)
+		}
+	}
+	// A replay of the recorded conversation makes the same decisions.
+	replay, _ := New("paper", budget, "")
+	for k, r := range recs {
+		fwd, _ := replay.Rewrite(r.API, r.Conversation, []byte(r.Request.Text))
+		switch {
+		case (fwd == nil) != (r.Forwarded == nil):
+			t.Errorf("request %d: the replay rewrites %v, the live proxy %v", k, fwd != nil, r.Forwarded != nil)
+		case fwd != nil && string(fwd) != r.Forwarded.Text:
+			t.Errorf("request %d: the replay's rewrite differs from the forwarded body", k)
+		}
+		replay.Record(r)
+	}
+	t.Logf("%d of %d requests rewritten at τ %d", rewritten, len(recs), budget)
+}
+
+// TestWhatIsNeverRewritten checks the safety rules: a policy or budget
+// that makes no sense is refused; the first request of a conversation, a
+// request of an API not rewritten yet, and a body that cannot be read go
+// as sent, with a note saying why where there is one.
+func TestWhatIsNeverRewritten(t *testing.T) {
+	if _, err := New("truncate", 1000, ""); err == nil {
+		t.Error("a baseline policy was accepted for live eviction")
+	}
+	if _, err := New("paper", 0, ""); err == nil {
+		t.Error("a zero budget was accepted")
+	}
+	ev, _ := New("paper", 10, "")
+	first := []byte(`{"messages":[{"role":"user","content":"hi"}]}`)
+	if out, note := ev.Rewrite(proxy.APIChat, proxy.ConversationKey(proxy.APIChat, first), first); out != nil || note != "" {
+		t.Errorf("first request: %s %q", out, note)
+	}
+	if out, note := ev.Rewrite(proxy.APIResponses, "c", []byte(`{"input":"hi"}`)); out != nil || !strings.Contains(note, "not rewritten") {
+		t.Errorf("Responses: %s %q", out, note)
+	}
+	ev.Record(&proxy.Record{Version: 1, Seq: 1, Conversation: "c", API: proxy.APIChat, Status: 200,
+		Request: proxy.Body{Text: string(first)}, Response: proxy.Body{Text: `{"choices":[{"message":{"role":"assistant","content":"hello"}}]}`}})
+	if out, note := ev.Rewrite(proxy.APIChat, "c", []byte(`{"messages":[`)); out != nil || !strings.Contains(note, "not JSON") {
+		t.Errorf("a body that cannot be read was rewritten: %s %q", out, note)
+	}
+}

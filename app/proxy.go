@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"ctxscope/engine/evict"
 	"ctxscope/engine/proxy"
 	"ctxscope/engine/tail"
 )
@@ -28,6 +29,11 @@ type ProxySettings struct {
 	// them, or "anthropic=URL", "openai=URL", "gemini=URL", or "default"
 	// for the providers' own endpoints; none keeps the last ones.
 	Upstreams []string `json:"upstreams"`
+	// Policy, when "paper" or "pi-cwl", applies CWL eviction to the
+	// requests as they cross the proxy, at Budget tokens (docs/live-cwl.md);
+	// "" forwards them as sent. "off" turns eviction off.
+	Policy string `json:"policy"`
+	Budget int    `json:"budget"`
 }
 
 // storedProxy is the proxy setting as kept: the choices, and the secret.
@@ -49,6 +55,9 @@ type ProxyState struct {
 	Upstreams map[string]string `json:"upstreams"`
 	// Agents say how to point each agent at the proxy.
 	Agents []AgentSetup `json:"agents"`
+	// Policy and Budget are the live eviction applied ("" when none).
+	Policy string `json:"policy,omitempty"`
+	Budget int    `json:"budget,omitempty"`
 }
 
 // AgentSetup is how to point one agent at the proxy: a line to copy.
@@ -102,6 +111,16 @@ func (l *Live) SetProxy(s ProxySettings) (ProxyState, error) {
 		}
 		st.Upstreams = s.Upstreams
 	}
+	switch s.Policy {
+	case "":
+	case "off":
+		st.Policy, st.Budget = "", 0
+	default:
+		if _, err := evict.New(s.Policy, s.Budget, ""); err != nil {
+			return ProxyState{}, err
+		}
+		st.Policy, st.Budget = s.Policy, s.Budget
+	}
 	if st.Token == "" {
 		st.Token = proxy.NewToken()
 	}
@@ -143,7 +162,15 @@ func (l *Live) startProxy(st storedProxy) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p, err := proxy.New(proxy.Options{Token: st.Token, Upstreams: ups, Sink: sink, Errors: func(err error) { l.app.logf("proxy: %v", err) }})
+	opts := proxy.Options{Token: st.Token, Upstreams: ups, Sink: sink, Errors: func(err error) { l.app.logf("proxy: %v", err) }}
+	if st.Policy != "" {
+		ev, err := evict.New(st.Policy, st.Budget, "")
+		if err != nil {
+			return "", err
+		}
+		opts.Sink, opts.Rewrite = proxy.Sinks{sink, ev}, ev.Rewrite
+	}
+	p, err := proxy.New(opts)
 	if err != nil {
 		return "", err
 	}
@@ -192,7 +219,7 @@ func (l *Live) proxyDir() string { return filepath.Join(l.app.ws.Store.Dir(), pr
 
 // proxyState describes the proxy as it runs, or as set when it does not.
 func (l *Live) proxyState(st storedProxy) ProxyState {
-	out := ProxyState{Dir: l.proxyDir(), Addr: st.Addr, Upstreams: map[string]string{}, Agents: []AgentSetup{}}
+	out := ProxyState{Dir: l.proxyDir(), Addr: st.Addr, Upstreams: map[string]string{}, Agents: []AgentSetup{}, Policy: st.Policy, Budget: st.Budget}
 	l.mu.Lock()
 	r := l.proxy
 	l.mu.Unlock()

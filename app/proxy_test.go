@@ -138,4 +138,14 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 	if err != nil || again.BaseURL != st.BaseURL {
 		t.Errorf("on again: %s, want %s (%v)", again.BaseURL, st.BaseURL, err)
 	}
+	// Live eviction: a policy of CWL with a budget, or none.
+	if _, err := a.live.SetProxy(ProxySettings{On: true, Policy: "truncate", Budget: 1000}); err == nil {
+		t.Error("a baseline policy was accepted for live eviction")
+	}
+	if ev, err := a.live.SetProxy(ProxySettings{On: true, Policy: "paper", Budget: 20000}); err != nil || ev.Policy != "paper" || ev.Budget != 20000 || !ev.On {
+		t.Errorf("eviction on: %+v %v", ev, err)
+	}
+	if ev, err := a.live.SetProxy(ProxySettings{On: true, Policy: "off"}); err != nil || ev.Policy != "" {
+		t.Errorf("eviction off: %+v %v", ev, err)
+	}
 }

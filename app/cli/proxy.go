@@ -12,7 +12,7 @@ import (
 
 var proxyCommand = command{
 	name:    "proxy",
-	args:    "[--addr 127.0.0.1:PORT] [--upstream URL | --upstream PROVIDER=URL]...",
+	args:    "[--addr 127.0.0.1:PORT] [--upstream URL | --upstream PROVIDER=URL]... [--policy paper|pi-cwl --budget TOKENS]",
 	summary: "record every model request of the agents pointed at it, into the workspace, as they run",
 	run:     runProxy,
 }
@@ -26,6 +26,8 @@ func (u *upstreamFlags) Set(v string) error { *u = append(*u, v); return nil }
 func runProxy(env *Env, args []string) error {
 	fs := newFlags("proxy", env.Stderr)
 	addr := fs.String("addr", "", "loopback address to listen on (default: the last one used, else a free port)")
+	policy := fs.String("policy", "", "apply CWL eviction to the requests as they pass (paper or pi-cwl; default: forward them as sent)")
+	budget := fs.Int("budget", 0, "the token budget τ of --policy")
 	var ups upstreamFlags
 	fs.Var(&ups, "upstream", "where requests go: URL for every provider, or anthropic=URL, openai=URL, gemini=URL (default: each provider's own API)")
 	pos, err := parse(fs, args)
@@ -41,7 +43,13 @@ func runProxy(env *Env, args []string) error {
 	}
 	defer release()
 	defer a.Close()
-	settings := app.ProxySettings{On: true, Addr: *addr}
+	if (*policy == "") != (*budget == 0) {
+		return usageError("--policy and --budget go together")
+	}
+	settings := app.ProxySettings{On: true, Addr: *addr, Policy: *policy, Budget: *budget}
+	if *policy == "" {
+		settings.Policy = "off"
+	}
 	if len(ups) > 0 {
 		settings.Upstreams = ups
 	}
@@ -59,6 +67,9 @@ func runProxy(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "records in %s; each conversation is a session of the workspace, growing as the agent runs\n", st.Dir)
 	for p, u := range st.Upstreams {
 		fmt.Fprintf(env.Stdout, "upstream %s: %s\n", p, u)
+	}
+	if st.Policy != "" {
+		fmt.Fprintf(env.Stdout, "evicting live under the %s policy at τ = %d (Anthropic Messages and Chat Completions requests)\n", st.Policy, st.Budget)
 	}
 	fmt.Fprintln(env.Stdout, "point an agent at it:")
 	for _, s := range st.Agents {

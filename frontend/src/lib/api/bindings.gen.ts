@@ -660,6 +660,8 @@ export interface ProxySettings {
   on: boolean;
   addr: string;
   upstreams: string[];
+  policy: string;
+  budget: number;
 }
 
 // ProxyState is app.ProxyState.
@@ -670,6 +672,8 @@ export interface ProxyState {
   dir: string;
   upstreams: Record<string, string>;
   agents: AgentSetup[];
+  policy?: string;
+  budget?: number;
 }
 
 // Question is app.Question.

@@ -1,0 +1,128 @@
+package realagents
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ctxscope/engine/evict"
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/proxy"
+)
+
+// TestClaudeCodeUnderLiveEviction runs Claude Code on the scripted task
+// through the proxy with CWL eviction at a τ under the run's peak (its
+// system prompt and tool schemas alone are about 17,000 tokens, which no
+// policy evicts): the agent completes, every request the server received
+// pairs each tool result with the call before it, the requests over τ
+// went rewritten, and a replay of the recording reproduces every
+// forwarded body.
+func TestClaudeCodeUnderLiveEviction(t *testing.T) {
+	agent := pinnedAgent(t, "claude-code")
+	sb := newSandbox(t, project)
+	srv := modeltest.Start(codingTask(sb.work, false))
+	defer srv.Close()
+	const budget = 19000
+	ev, err := evict.New("paper", budget, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups, _ := proxy.ParseUpstreams([]string{srv.URL})
+	dir := filepath.Join(t.TempDir(), "proxy")
+	sink, err := proxy.NewFileSink(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proxy.New(proxy.Options{Token: "realagents-evict-token", Upstreams: ups, Sink: proxy.Sinks{sink, ev}, Rewrite: ev.Rewrite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(p)
+	defer hs.Close()
+	bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+	sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + hs.URL + p.Prefix(), "ANTHROPIC_API_KEY=test-key",
+		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
+		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
+
+	for k, r := range srv.Requests() {
+		if r.Task == mainMarker && !toolResultsPaired(t, r.Body) {
+			t.Errorf("request %d the server received has a tool result without its call", k)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var recs []*proxy.Record
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var r proxy.Record
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, &r)
+		}
+	}
+	replay, _ := evict.New("paper", budget, "")
+	rewritten := 0
+	byConv := map[string][]*proxy.Record{}
+	for _, r := range recs {
+		byConv[r.Conversation] = append(byConv[r.Conversation], r)
+	}
+	for _, conv := range byConv {
+		for k, r := range conv {
+			fwd, _ := replay.Rewrite(r.API, r.Conversation, []byte(r.Request.Text))
+			switch {
+			case (fwd == nil) != (r.Forwarded == nil):
+				t.Errorf("request %d: the replay rewrites %v, the live proxy %v (%s)", k, fwd != nil, r.Forwarded != nil, r.Rewrite)
+			case fwd != nil && string(fwd) != r.Forwarded.Text:
+				t.Errorf("request %d: the replay's rewrite differs from the forwarded body", k)
+			}
+			if r.Forwarded != nil {
+				rewritten++
+			}
+			replay.Record(r)
+		}
+	}
+	if rewritten == 0 {
+		t.Errorf("no request of %d was rewritten at τ %d", len(recs), budget)
+	}
+	t.Logf("%d of %d requests rewritten at τ %d; the agent completed", rewritten, len(recs), budget)
+}
+
+// toolResultsPaired reports whether every tool_result of a Messages body
+// answers a tool_use of the message before it.
+func toolResultsPaired(t *testing.T, body []byte) bool {
+	var req struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	prev := map[string]bool{}
+	for _, m := range req.Messages {
+		var blocks []struct {
+			Type      string `json:"type"`
+			ID        string `json:"id"`
+			ToolUseID string `json:"tool_use_id"`
+		}
+		json.Unmarshal(m.Content, &blocks)
+		uses := map[string]bool{}
+		for _, b := range blocks {
+			switch b.Type {
+			case "tool_use":
+				uses[b.ID] = true
+			case "tool_result":
+				if !prev[b.ToolUseID] {
+					return false
+				}
+			}
+		}
+		prev = uses
+	}
+	return true
+}

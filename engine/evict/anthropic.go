@@ -16,13 +16,9 @@ var knownBlocks = map[string]bool{"text": true, "thinking": true, "redacted_thin
 // dropped (the API accepts earlier turns without it), an evicted tool
 // result or text is stubbed, an evicted tool call's input replaced.
 func rewriteAnthropic(body []byte, d *decisions) ([]byte, error) {
-	var req object
-	if err := json.Unmarshal(body, &req); err != nil {
+	req, msgs, err := messagesOf(body)
+	if err != nil {
 		return nil, err
-	}
-	var msgs []object
-	if err := json.Unmarshal(req["messages"], &msgs); err != nil {
-		return nil, fmt.Errorf("messages: %v", err)
 	}
 	offset := 0
 	if d.hasSystem {
@@ -74,10 +70,5 @@ func rewriteAnthropic(body []byte, d *decisions) ([]byte, error) {
 		}
 		msgs[j]["content"] = raw
 	}
-	raw, err := marshal(msgs)
-	if err != nil {
-		return nil, err
-	}
-	req["messages"] = raw
-	return marshal(req)
+	return withMessages(req, msgs)
 }

@@ -3,6 +3,7 @@ package evict
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // object is a JSON object whose members are kept as they came, so that a
@@ -45,4 +46,27 @@ func lastTurn(msgs []object) int {
 		}
 	}
 	return len(msgs)
+}
+
+// messagesOf reads a request body and its messages.
+func messagesOf(body []byte) (object, []object, error) {
+	var req object
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, nil, err
+	}
+	var msgs []object
+	if err := json.Unmarshal(req["messages"], &msgs); err != nil {
+		return nil, nil, fmt.Errorf("messages: %v", err)
+	}
+	return req, msgs, nil
+}
+
+// withMessages writes the body req with msgs as its messages.
+func withMessages(req object, msgs []object) ([]byte, error) {
+	raw, err := marshal(msgs)
+	if err != nil {
+		return nil, err
+	}
+	req["messages"] = raw
+	return marshal(req)
 }

@@ -12,13 +12,9 @@ import (
 // message is one input message, whose blocks are an assistant's
 // reasoning, its text and its tool calls, or a tool message's result.
 func rewriteChat(body []byte, d *decisions) ([]byte, error) {
-	var req object
-	if err := json.Unmarshal(body, &req); err != nil {
+	req, msgs, err := messagesOf(body)
+	if err != nil {
 		return nil, err
-	}
-	var msgs []object
-	if err := json.Unmarshal(req["messages"], &msgs); err != nil {
-		return nil, fmt.Errorf("messages: %v", err)
 	}
 	lead := 0
 	for lead < len(msgs) && (msgs[lead].role() == "system" || msgs[lead].role() == "developer") {
@@ -45,12 +41,7 @@ func rewriteChat(body []byte, d *decisions) ([]byte, error) {
 			}
 		}
 	}
-	raw, err := marshal(msgs)
-	if err != nil {
-		return nil, err
-	}
-	req["messages"] = raw
-	return marshal(req)
+	return withMessages(req, msgs)
 }
 
 // evictChatAssistant applies the decisions on the blocks of assistant

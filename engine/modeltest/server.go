@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -166,4 +167,24 @@ func (r Request) ToolCallsSent() map[string]json.RawMessage {
 		return geminiToolCallsSent(r.Body)
 	}
 	return map[string]json.RawMessage{}
+}
+
+// Unpaired lists what the request's history holds out of pairs, as the
+// APIs would reject it: a tool result whose call it does not carry, or a
+// call carried without its result. It is empty for a valid request.
+func (r Request) Unpaired() []string {
+	results, calls := r.ToolResults(), r.ToolCallsSent()
+	var out []string
+	for id := range results {
+		if _, ok := calls[id]; !ok {
+			out = append(out, "a result of call "+id+", which the request does not carry")
+		}
+	}
+	for id := range calls {
+		if _, ok := results[id]; !ok {
+			out = append(out, "call "+id+" without its result")
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -13,7 +13,7 @@
 // under τ or the first of a conversation is forwarded untouched. A body
 // the rewriter cannot read is forwarded untouched, with a note.
 //
-// This version rewrites Anthropic Messages and OpenAI Chat Completions
-// requests; Responses and Gemini requests pass through untouched, with a
-// note saying so.
+// This version rewrites Anthropic Messages, OpenAI Chat Completions and
+// Responses requests; Gemini requests pass through untouched, with a note
+// saying so.
 package evict

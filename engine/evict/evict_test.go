@@ -128,6 +128,49 @@ func (a *anthropicAgent) turn(t *testing.T) bool {
 	return len(results) > 0
 }
 
+// responsesAgent plays an agent over the Responses API.
+type responsesAgent struct {
+	base  string
+	input []any
+}
+
+func (a *responsesAgent) turn(t *testing.T) bool {
+	t.Helper()
+	tool := func(name string, params ...string) any {
+		props := map[string]any{}
+		for _, p := range params {
+			props[p] = map[string]any{"type": "string"}
+		}
+		return map[string]any{"type": "function", "name": name, "parameters": map[string]any{"type": "object", "properties": props}}
+	}
+	body, _ := json.Marshal(map[string]any{"model": "gpt", "instructions": "be brief", "input": a.input,
+		"tools": []any{tool("read_file", "path"), tool("shell", "cmd"), tool("edit", "path", "old_str", "new_str")}})
+	res, err := http.Post(a.base+"/v1/responses", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	var out struct {
+		Output []map[string]any `json:"output"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("answer %s: %v", data, err)
+	}
+	calls := 0
+	for _, it := range out.Output {
+		a.input = append(a.input, it)
+	}
+	for n, it := range out.Output {
+		if it["type"] == "function_call" {
+			calls++
+			a.input = append(a.input, map[string]any{"type": "function_call_output", "call_id": it["call_id"],
+				"output": strings.Repeat("line of the file, number "+string(rune('a'+n))+"\n", 120)})
+		}
+	}
+	return calls > 0
+}
+
 // agent plays an agent of one API: turn sends the conversation and
 // answers the model's calls, reporting whether it made any.
 type agent interface{ turn(t *testing.T) bool }
@@ -151,6 +194,9 @@ func TestLiveEvictionThroughTheProxy(t *testing.T) {
 		}},
 		{proxy.APIAnthropic, func(base string) agent {
 			return &anthropicAgent{base: base, messages: []map[string]any{{"role": "user", "content": "EVICT-TASK: read a.txt again and again"}}}
+		}},
+		{proxy.APIResponses, func(base string) agent {
+			return &responsesAgent{base: base, input: []any{map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "EVICT-TASK: read a.txt again and again"}}}}}
 		}},
 	} {
 		t.Run(string(tc.api), func(t *testing.T) { liveEviction(t, tc.agent) })
@@ -268,8 +314,8 @@ func TestWhatIsNeverRewritten(t *testing.T) {
 	if out, note := ev.Rewrite(proxy.APIChat, proxy.ConversationKey(proxy.APIChat, first), first); out != nil || note != "" {
 		t.Errorf("first request: %s %q", out, note)
 	}
-	if out, note := ev.Rewrite(proxy.APIResponses, "c", []byte(`{"input":"hi"}`)); out != nil || !strings.Contains(note, "not rewritten") {
-		t.Errorf("Responses: %s %q", out, note)
+	if out, note := ev.Rewrite(proxy.APIGemini, "c", []byte(`{"contents":[]}`)); out != nil || !strings.Contains(note, "not rewritten") {
+		t.Errorf("Gemini: %s %q", out, note)
 	}
 	ev.Record(&proxy.Record{Version: 1, Seq: 1, Conversation: "c", API: proxy.APIChat, Status: 200,
 		Request: proxy.Body{Text: string(first)}, Response: proxy.Body{Text: `{"choices":[{"message":{"role":"assistant","content":"hello"}}]}`}})

@@ -52,8 +52,8 @@ func (e *Evictor) Record(r *proxy.Record) error {
 // conversation conv, and a note saying what was done; it returns nil
 // when the body goes as sent.
 func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, string) {
-	if api != proxy.APIChat && api != proxy.APIAnthropic {
-		return nil, "not rewritten: eviction is applied to Anthropic Messages and Chat Completions requests only"
+	if api == proxy.APIGemini {
+		return nil, "not rewritten: eviction is not applied to Gemini requests yet"
 	}
 	if !json.Valid(body) {
 		return nil, "not rewritten: the body is not JSON"
@@ -77,6 +77,8 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 		out, err = rewriteChat(body, d)
 	case proxy.APIAnthropic:
 		out, err = rewriteAnthropic(body, d)
+	case proxy.APIResponses:
+		out, err = rewriteResponses(body, d)
 	}
 	if err != nil {
 		return nil, "not rewritten: " + err.Error()

@@ -17,16 +17,28 @@ import (
 // TestClaudeCodeUnderLiveEviction runs Claude Code on the scripted task
 // through the proxy with CWL eviction at a τ under the run's peak (its
 // system prompt and tool schemas alone are about 17,000 tokens, which no
-// policy evicts): the agent completes, every request the server received
-// pairs each tool result with the call before it, the requests over τ
-// went rewritten, and a replay of the recording reproduces every
-// forwarded body.
+// policy evicts).
 func TestClaudeCodeUnderLiveEviction(t *testing.T) {
 	agent := pinnedAgent(t, "claude-code")
 	sb := newSandbox(t, project)
+	underEviction(t, sb, 19000, func(base string) {
+		bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+		sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=test-key",
+			"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
+			bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
+	})
+}
+
+// underEviction runs an agent (run, given the base URL) on the scripted
+// task through the proxy with the paper policy at τ budget, and checks
+// that the agent completes (run fails the test otherwise), that every
+// request the model server received pairs each call with its result, that
+// some requests over τ went rewritten, and that a replay of the recording
+// (the requests as the agent sent them) reproduces every forwarded body.
+func underEviction(t *testing.T, sb *sandbox, budget int, run func(base string)) {
+	t.Helper()
 	srv := modeltest.Start(codingTask(sb.work, false))
 	defer srv.Close()
-	const budget = 19000
 	ev, err := evict.New("paper", budget, "")
 	if err != nil {
 		t.Fatal(err)
@@ -43,10 +55,7 @@ func TestClaudeCodeUnderLiveEviction(t *testing.T) {
 	}
 	hs := httptest.NewServer(p)
 	defer hs.Close()
-	bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
-	sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + hs.URL + p.Prefix(), "ANTHROPIC_API_KEY=test-key",
-		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
-		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
+	run(hs.URL + p.Prefix())
 
 	for k, r := range srv.Requests() {
 		if bad := r.Unpaired(); r.Task == mainMarker && len(bad) > 0 {
@@ -54,7 +63,8 @@ func TestClaudeCodeUnderLiveEviction(t *testing.T) {
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	var recs []*proxy.Record
+	byConv := map[string][]*proxy.Record{}
+	total := 0
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
 		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
@@ -62,15 +72,12 @@ func TestClaudeCodeUnderLiveEviction(t *testing.T) {
 			if err := json.Unmarshal([]byte(line), &r); err != nil {
 				t.Fatal(err)
 			}
-			recs = append(recs, &r)
+			byConv[r.Conversation] = append(byConv[r.Conversation], &r)
+			total++
 		}
 	}
 	replay, _ := evict.New("paper", budget, "")
 	rewritten := 0
-	byConv := map[string][]*proxy.Record{}
-	for _, r := range recs {
-		byConv[r.Conversation] = append(byConv[r.Conversation], r)
-	}
 	for _, conv := range byConv {
 		for k, r := range conv {
 			fwd, _ := replay.Rewrite(r.API, r.Conversation, []byte(r.Request.Text))
@@ -87,7 +94,7 @@ func TestClaudeCodeUnderLiveEviction(t *testing.T) {
 		}
 	}
 	if rewritten == 0 {
-		t.Errorf("no request of %d was rewritten at τ %d", len(recs), budget)
+		t.Errorf("no request of %d was rewritten at τ %d", total, budget)
 	}
-	t.Logf("%d of %d requests rewritten at τ %d; the agent completed", rewritten, len(recs), budget)
+	t.Logf("%d of %d requests rewritten at τ %d; the agent completed", rewritten, total, budget)
 }

@@ -1,0 +1,153 @@
+package evict
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"ctxscope/engine/ingest/proxyrec"
+)
+
+// rewriteResponses applies d to a Responses body. Its instructions, its
+// leading developer and system items and its tools are the input's system
+// message; the model's items in a row (reasoning, messages, calls) are one
+// assistant message whose blocks they are, in order (a reasoning item
+// gives a thinking block per summary part and an opaque block for its
+// encrypted content); each call output is a tool message. Evicted
+// reasoning items are dropped, an evicted call's arguments, output or
+// text replaced by a stub.
+func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
+	var req object
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, err
+	}
+	var items []object
+	if err := json.Unmarshal(req["input"], &items); err != nil {
+		return nil, fmt.Errorf("input: %v", err) // a string input is one user turn: never rewritten
+	}
+	keep := len(items) // the last group of the model's items, and what follows it, go as sent
+	for j := len(items) - 1; j >= 0; j-- {
+		if modelItem(items[j]) {
+			keep = j
+			for keep > 0 && modelItem(items[keep-1]) {
+				keep--
+			}
+			break
+		}
+	}
+	i := 0 // the input message of the item
+	if d.hasSystem {
+		i = 1
+	}
+	lead := true
+	out := items[:0]
+	for j := 0; j < len(items); j++ {
+		it := items[j]
+		typ, role := itemType(it), it.role()
+		if lead && (typ == "message" || typ == "") && (role == "developer" || role == "system") {
+			out = append(out, it) // part of the system message
+			continue
+		}
+		lead = false
+		if !modelItem(it) {
+			if j < keep && (typ == "function_call_output" || typ == "custom_tool_call_output") {
+				if x, ok := d.at(i, 0); ok {
+					it["output"] = str(stubText(x.level, x.tokens))
+				}
+			}
+			out = append(out, it)
+			i++
+			continue
+		}
+		// A group of the model's items: one assistant message.
+		b := 0
+		for ; j < len(items) && modelItem(items[j]); j++ {
+			it := items[j]
+			n := blocksOf(it)
+			if j >= keep {
+				out = append(out, it)
+				b += n
+				continue
+			}
+			evicted := 0
+			var last decision
+			for k := range n {
+				if x, ok := d.at(i, b+k); ok {
+					evicted++
+					last = x
+				}
+			}
+			b += n
+			if evicted == 0 || n == 0 {
+				out = append(out, it)
+				continue
+			}
+			stub := stubText(last.level, last.tokens)
+			switch itemType(it) {
+			case "reasoning":
+				if evicted == n {
+					continue // dropped
+				}
+			case "function_call":
+				args, _ := marshal(map[string]string{"evicted": stub})
+				it["arguments"] = str(string(args))
+			case "custom_tool_call":
+				it["input"] = str(stub)
+			default: // an assistant message
+				if evicted == n {
+					it["content"], _ = marshal([]map[string]string{{"type": "output_text", "text": stub}})
+				}
+			}
+			out = append(out, it)
+		}
+		j--
+		i++
+	}
+	if i != d.messages {
+		return nil, fmt.Errorf("the body makes %d input messages, the replay's input %d", i, d.messages)
+	}
+	raw, err := marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	req["input"] = raw
+	return marshal(req)
+}
+
+func itemType(it object) string {
+	var t string
+	json.Unmarshal(it["type"], &t)
+	return t
+}
+
+// modelItem reports whether an input item is one the model wrote.
+func modelItem(it object) bool {
+	switch itemType(it) {
+	case "reasoning", "function_call", "custom_tool_call":
+		return true
+	case "message", "":
+		return it.role() == "assistant"
+	}
+	return false
+}
+
+// blocksOf is how many blocks a model item makes of its assistant message
+// (as engine/ingest/proxyrec reads it).
+func blocksOf(it object) int {
+	switch itemType(it) {
+	case "reasoning":
+		var r struct {
+			Summary   []json.RawMessage `json:"summary"`
+			Encrypted string            `json:"encrypted_content"`
+		}
+		raw, _ := marshal(it)
+		json.Unmarshal(raw, &r)
+		n := len(r.Summary)
+		if r.Encrypted != "" {
+			n++
+		}
+		return n
+	case "function_call", "custom_tool_call":
+		return 1
+	}
+	return len(proxyrec.TextBlocks(it["content"]))
+}

@@ -1,6 +1,7 @@
 package realagents
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -123,13 +124,21 @@ func resultText(b *session.Block) string {
 }
 
 // modelCalls are the requests of all that the server answered as the
-// scripted conversation marker.
+// scripted conversation marker, but those the agent sent again with the
+// same body (it gave up waiting, as Copilot CLI does on a loaded machine,
+// and retried): the agent never saw their answers, and its log holds only
+// the retry.
 func modelCalls(all []modeltest.Request, marker string) []modeltest.Request {
 	var out []modeltest.Request
 	for _, r := range all {
-		if r.Task == marker {
-			out = append(out, r)
+		if r.Task != marker {
+			continue
 		}
+		if n := len(out); n > 0 && bytes.Equal(out[n-1].Body, r.Body) {
+			out[n-1] = r // the retry stands for both
+			continue
+		}
+		out = append(out, r)
 	}
 	return out
 }

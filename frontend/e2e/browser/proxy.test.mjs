@@ -117,6 +117,12 @@ enable_request_compression = false
     await page.click('[data-testid=wire-toggle]');
     await page.waitForSelector('[data-testid=wire-parts] li');
     await screenshot(page, 'proxy-wire.png');
+    // From the log's request to the same request as sent.
+    const logHash = await page.evaluate(() => location.hash);
+    await page.click('[data-testid=wire-open]');
+    await page.waitForFunction((before) => location.hash !== before && location.hash.includes('session='), logHash);
+    await page.waitForSelector('[data-testid=request-detail]');
+    assert.match(await page.textContent('[data-testid=request-detail]'), /^Request 6 of 6/);
 
     // The records hold no key.
     const records = execFileSync('cat', [...execFileSync('ls', ['-1', join(suite.server.workspace, 'proxy')]).toString().trim().split('\n')

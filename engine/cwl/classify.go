@@ -63,7 +63,8 @@ type Classifier struct {
 	lower map[string]ToolClass
 }
 
-// defaultTools covers pi, Claude Code, Codex, OpenHands and SWE-agent.
+// defaultTools covers pi (and OpenCode, whose tools have pi's names),
+// Claude Code, Codex, Gemini CLI, Copilot CLI, OpenHands and SWE-agent.
 var defaultTools = map[string]ToolClass{
 	// pi (the reference's SEARCH/BASH/READ sets, edit and write).
 	"grep": ClassSearch, "glob": ClassSearch, "find": ClassSearch, "ls": ClassSearch,
@@ -79,6 +80,13 @@ var defaultTools = map[string]ToolClass{
 	"container.exec": ClassShell, "write_stdin": ClassShell, "unified_exec": ClassShell,
 	"apply_patch": ClassEdit, "update_plan": ClassDurable, "view_image": ClassRead,
 	"read_file": ClassRead, "list_dir": ClassSearch, "grep_files": ClassSearch,
+	// Gemini CLI.
+	"read_many_files": ClassRead, "list_directory": ClassSearch, "search_file_content": ClassSearch,
+	"grep_search": ClassSearch, "google_web_search": ClassSearch, "web_fetch": ClassRead,
+	"run_shell_command": ClassShell, "replace": ClassEdit, "write_file": ClassEdit,
+	"save_memory": ClassDurable, "write_todos": ClassDurable,
+	// GitHub Copilot CLI (its bash, edit, create, grep and glob are above).
+	"view": ClassRead,
 	// OpenHands.
 	"execute_bash": ClassShell, "execute_ipython_cell": ClassShell, "browser": ClassRead,
 	"web_read": ClassRead, "str_replace_editor": ClassEdit, "edit_file": ClassEdit,

@@ -51,6 +51,9 @@ func TestClassifier(t *testing.T) {
 		"bash": ClassShell, "exec_command": ClassShell, "execute_bash": ClassShell, "Edit": ClassEdit, "apply_patch": ClassEdit,
 		"str_replace_editor": ClassEdit, "search_dir": ClassSearch, "open": ClassRead, "TodoWrite": ClassDurable,
 		"mcp__fs__read": ClassRead, "mcp__cwl__delimiter": ClassDelimiter, "unknown_tool": ClassDurable,
+		// Gemini CLI and Copilot CLI.
+		"run_shell_command": ClassShell, "replace": ClassEdit, "write_file": ClassEdit, "read_many_files": ClassRead,
+		"list_directory": ClassSearch, "view": ClassRead, "create": ClassEdit, "task": ClassDurable,
 	}
 	for name, want := range tests {
 		if got := c.Class(name); got != want {

@@ -13,7 +13,6 @@
 // under τ or the first of a conversation is forwarded untouched. A body
 // the rewriter cannot read is forwarded untouched, with a note.
 //
-// This version rewrites Anthropic Messages, OpenAI Chat Completions and
-// Responses requests; Gemini requests pass through untouched, with a note
-// saying so.
+// It rewrites Anthropic Messages, OpenAI Chat Completions and Responses,
+// and Gemini generateContent requests.
 package evict

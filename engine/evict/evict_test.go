@@ -171,6 +171,55 @@ func (a *responsesAgent) turn(t *testing.T) bool {
 	return calls > 0
 }
 
+// geminiAgent plays an agent over Gemini generateContent.
+type geminiAgent struct {
+	base     string
+	contents []any
+}
+
+func (a *geminiAgent) turn(t *testing.T) bool {
+	t.Helper()
+	decl := func(name string, params ...string) any {
+		props := map[string]any{}
+		for _, p := range params {
+			props[p] = map[string]any{"type": "string"}
+		}
+		return map[string]any{"name": name, "parameters": map[string]any{"type": "object", "properties": props}}
+	}
+	body, _ := json.Marshal(map[string]any{"systemInstruction": map[string]any{"parts": []any{map[string]any{"text": "be brief"}}}, "contents": a.contents,
+		"tools": []any{map[string]any{"functionDeclarations": []any{decl("read_file", "absolute_path"), decl("run_shell_command", "command"), decl("replace", "file_path", "old_string", "new_string")}}}})
+	res, err := http.Post(a.base+"/v1beta/models/gemini-2.5-pro:generateContent", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	var out struct {
+		Candidates []struct {
+			Content map[string]any `json:"content"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil || len(out.Candidates) == 0 {
+		t.Fatalf("answer %s: %v", data, err)
+	}
+	content := out.Candidates[0].Content
+	a.contents = append(a.contents, content)
+	parts, _ := content["parts"].([]any)
+	var responses []any
+	for n, p := range parts {
+		fc, ok := p.(map[string]any)["functionCall"].(map[string]any)
+		if !ok {
+			continue
+		}
+		responses = append(responses, map[string]any{"functionResponse": map[string]any{"id": fc["id"], "name": fc["name"],
+			"response": map[string]any{"output": strings.Repeat("line of the file, number "+string(rune('a'+n))+"\n", 120)}}})
+	}
+	if len(responses) > 0 {
+		a.contents = append(a.contents, map[string]any{"role": "user", "parts": responses})
+	}
+	return len(responses) > 0
+}
+
 // agent plays an agent of one API: turn sends the conversation and
 // answers the model's calls, reporting whether it made any.
 type agent interface{ turn(t *testing.T) bool }
@@ -194,6 +243,9 @@ func TestLiveEvictionThroughTheProxy(t *testing.T) {
 		}},
 		{proxy.APIAnthropic, func(base string) agent {
 			return &anthropicAgent{base: base, messages: []map[string]any{{"role": "user", "content": "EVICT-TASK: read a.txt again and again"}}}
+		}},
+		{proxy.APIGemini, func(base string) agent {
+			return &geminiAgent{base: base, contents: []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": "EVICT-TASK: read a.txt again and again"}}}}}
 		}},
 		{proxy.APIResponses, func(base string) agent {
 			return &responsesAgent{base: base, input: []any{map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "EVICT-TASK: read a.txt again and again"}}}}}
@@ -314,8 +366,8 @@ func TestWhatIsNeverRewritten(t *testing.T) {
 	if out, note := ev.Rewrite(proxy.APIChat, proxy.ConversationKey(proxy.APIChat, first), first); out != nil || note != "" {
 		t.Errorf("first request: %s %q", out, note)
 	}
-	if out, note := ev.Rewrite(proxy.APIGemini, "c", []byte(`{"contents":[]}`)); out != nil || !strings.Contains(note, "not rewritten") {
-		t.Errorf("Gemini: %s %q", out, note)
+	if out, note := ev.Rewrite(proxy.API("other"), "c", []byte(`{}`)); out != nil || !strings.Contains(note, "not rewritten") {
+		t.Errorf("an unknown API: %s %q", out, note)
 	}
 	ev.Record(&proxy.Record{Version: 1, Seq: 1, Conversation: "c", API: proxy.APIChat, Status: 200,
 		Request: proxy.Body{Text: string(first)}, Response: proxy.Body{Text: `{"choices":[{"message":{"role":"assistant","content":"hello"}}]}`}})

@@ -52,8 +52,10 @@ func (e *Evictor) Record(r *proxy.Record) error {
 // conversation conv, and a note saying what was done; it returns nil
 // when the body goes as sent.
 func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, string) {
-	if api == proxy.APIGemini {
-		return nil, "not rewritten: eviction is not applied to Gemini requests yet"
+	switch api {
+	case proxy.APIChat, proxy.APIAnthropic, proxy.APIResponses, proxy.APIGemini:
+	default:
+		return nil, "not rewritten: not a request of a known API"
 	}
 	if !json.Valid(body) {
 		return nil, "not rewritten: the body is not JSON"
@@ -79,6 +81,8 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 		out, err = rewriteAnthropic(body, d)
 	case proxy.APIResponses:
 		out, err = rewriteResponses(body, d)
+	case proxy.APIGemini:
+		out, err = rewriteGemini(body, d)
 	}
 	if err != nil {
 		return nil, "not rewritten: " + err.Error()

@@ -8,6 +8,7 @@ import (
 
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/debug"
+	"ctxscope/engine/wire"
 	"ctxscope/graphviz"
 )
 
@@ -35,6 +36,10 @@ type Debugger struct {
 	// params that decide the preparation.
 	replays *revisionCache[*preparedReplay]
 
+	// wires are the proxy's recordings summarised for matching, by
+	// session key and revision (debugger_wire.go).
+	wires *revisionCache[wire.Candidate]
+
 	memories sessionMemories
 }
 
@@ -51,7 +56,8 @@ type graphLayout struct {
 }
 
 func newDebugger(a *App) *Debugger {
-	return &Debugger{app: a, replays: newRevisionCache[*preparedReplay](maxPrepared), memories: newSessionMemories()}
+	return &Debugger{app: a, replays: newRevisionCache[*preparedReplay](maxPrepared), wires: newRevisionCache[wire.Candidate](maxWireCandidates),
+		memories: newSessionMemories()}
 }
 
 // replay returns the prepared replay for a session key and params,

@@ -48,51 +48,56 @@ func (d *Debugger) Wire(key string, thread, k int, counter string) (WireView, er
 		return WireView{Note: "this session was recorded by the proxy: it is the wire"}, nil
 	}
 	th := o.s.Threads[thread]
-	wires, keys, err := d.wireSessions(context.Background())
+	cands, err := d.wireCandidates(context.Background())
 	if err != nil {
 		return WireView{}, err
 	}
-	w := wire.Match(o.s, th, wires)
-	if w == nil {
+	wireKey, ok := wire.Match(o.s, th, cands)
+	if !ok {
 		return WireView{Note: "no conversation recorded by the proxy matches this thread"}, nil
+	}
+	w, err := d.app.sessions.get(wireKey)
+	if err != nil {
+		return WireView{}, err
 	}
 	l, err := o.ledger(debug.LedgerCounter(counter))
 	if err != nil {
 		return WireView{}, err
 	}
-	lr, wr := session.BuildRequests(th), session.BuildRequests(w.Main())
+	lr, wr := session.BuildRequests(th), session.BuildRequests(w.s.Main())
 	pairs := wire.Pair(lr, wr)
-	v := WireView{Matched: true, Wire: w.Source, Title: w.Title, Total: len(lr), Diff: wire.At(lr, wr, pairs, k, l.Counter())}
+	v := WireView{Matched: true, Wire: wireKey, Title: w.s.Title, Total: len(lr), Diff: wire.At(lr, wr, pairs, k, l.Counter())}
 	for _, p := range pairs {
 		if p >= 0 {
 			v.Requests++
 		}
 	}
-	if key, ok := keys[w]; ok {
-		v.Wire = key
-	}
 	return v, nil
 }
 
-// wireSessions loads the workspace's sessions recorded by the proxy, up to
-// maxWireCandidates, with their keys.
-func (d *Debugger) wireSessions(ctx context.Context) ([]*session.Session, map[*session.Session]string, error) {
+// wireCandidates summarises the workspace's sessions recorded by the
+// proxy, up to maxWireCandidates, each read once per revision.
+func (d *Debugger) wireCandidates(ctx context.Context) ([]wire.Candidate, error) {
 	infos, err := d.app.ws.Store.Sessions(ctx, 0, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var out []*session.Session
-	keys := map[*session.Session]string{}
+	var out []wire.Candidate
 	for _, info := range infos {
 		if info.Format != string(session.FormatProxy) || len(out) >= maxWireCandidates {
 			continue
 		}
-		o, err := d.app.sessions.get(info.Key)
+		c, err := d.wires.get(ctx, info.Key, info.Revision, func(context.Context, wire.Candidate, bool) (wire.Candidate, error) {
+			o, err := d.app.sessions.get(info.Key)
+			if err != nil {
+				return wire.Candidate{}, err
+			}
+			return wire.CandidateOf(info.Key, o.s), nil
+		})
 		if err != nil {
 			continue // deleted meanwhile
 		}
-		out = append(out, o.s)
-		keys[o.s] = info.Key
+		out = append(out, c)
 	}
-	return out, keys, nil
+	return out, nil
 }

@@ -7,14 +7,18 @@ import (
 )
 
 // Prompt is what a thread's first request asks: the first text of a user
-// message that is not context the agent injected. Both a log and the wire
-// hold it, however each splits the message.
+// message before the thread's first response that is not context the
+// agent injected. Both a log and the wire hold it, however each splits
+// the message.
 func Prompt(t *session.Thread) string {
-	reqs := session.BuildRequests(t)
-	if len(reqs) == 0 {
-		return ""
-	}
-	for _, m := range reqs[0].Input() {
+	for _, e := range t.Entries {
+		m := e.Message
+		if e.Kind != session.EntryMessage || m == nil {
+			continue
+		}
+		if m.Role == session.RoleAssistant && m.Origin != session.OriginEcho {
+			return "" // the first response came first
+		}
 		if m.Role != session.RoleUser {
 			continue
 		}
@@ -30,28 +34,43 @@ func Prompt(t *session.Thread) string {
 	return ""
 }
 
-// Match returns the recorded conversation, among wires, of thread t of
-// log session s: one whose first request asks what t's does, preferring
-// one whose thread names s (the proxy names a conversation's thread by the
-// session id the agent sends in its headers). It returns nil when none
-// matches.
-func Match(s *session.Session, t *session.Thread, wires []*session.Session) *session.Session {
+// Candidate is a recorded conversation as matching needs it: its key, the
+// id of its thread (the session id the agent sent, when it sent one) and
+// its prompt.
+type Candidate struct {
+	Key, Thread, Prompt string
+}
+
+// CandidateOf summarises a recorded conversation, key naming it.
+func CandidateOf(key string, w *session.Session) Candidate {
+	m := w.Main()
+	if m == nil {
+		return Candidate{Key: key}
+	}
+	return Candidate{Key: key, Thread: m.ID, Prompt: Prompt(m)}
+}
+
+// Match returns the key of the recorded conversation, among cands, of
+// thread t of log session s: one whose first request asks what t's does,
+// preferring one whose thread names s (the proxy names a conversation's
+// thread by the session id the agent sends in its headers). It reports
+// false when none matches.
+func Match(s *session.Session, t *session.Thread, cands []Candidate) (string, bool) {
 	prompt := Prompt(t)
 	if prompt == "" {
-		return nil
+		return "", false
 	}
-	var byPrompt *session.Session
-	for _, w := range wires {
-		m := w.Main()
-		if m == nil || Prompt(m) != prompt {
+	byPrompt, found := "", false
+	for _, c := range cands {
+		if c.Prompt != prompt {
 			continue
 		}
-		if m.ID == s.ID || m.ID == t.ID {
-			return w
+		if c.Thread == s.ID || c.Thread == t.ID {
+			return c.Key, true
 		}
-		if byPrompt == nil {
-			byPrompt = w
+		if !found {
+			byPrompt, found = c.Key, true
 		}
 	}
-	return byPrompt
+	return byPrompt, found
 }

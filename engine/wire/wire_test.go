@@ -48,12 +48,16 @@ func TestJoinAndCompare(t *testing.T) {
 	unrelated := thread("s-1", text(session.RoleUser, "name this chat"), text(session.RoleAssistant, "Fixes"))
 	wires := []*session.Session{{ID: "w-other", Threads: []*session.Thread{other}}, {ID: "w-title", Threads: []*session.Thread{unrelated}}, {ID: "w", Threads: []*session.Thread{wireThread}}}
 
-	w := Match(s, log, wires)
-	if w == nil || w.ID != "w" {
-		t.Fatalf("matched %v, want the conversation named by the log's session that asks what it asks", w)
+	var cands []Candidate
+	for _, w := range wires {
+		cands = append(cands, CandidateOf(w.ID, w))
+	}
+	key, ok := Match(s, log, cands)
+	if !ok || key != "w" {
+		t.Fatalf("matched %q, want the conversation named by the log's session that asks what it asks", key)
 	}
 	c, _ := tokens.ByName("estimate")
-	diffs := Compare(log, w.Main(), c)
+	diffs := Compare(log, wireThread, c)
 	if len(diffs) != 2 || diffs[0].WireRequest != 0 || diffs[1].WireRequest != 1 {
 		t.Fatalf("diffs %+v", diffs)
 	}
@@ -69,7 +73,7 @@ func TestJoinAndCompare(t *testing.T) {
 		t.Errorf("request 1: lacks %+v extra %+v", second.Lacks, second.Extra)
 	}
 	// Without the session's name, the prompt alone finds it.
-	if w := Match(&session.Session{ID: "x", Threads: []*session.Thread{log}}, log, wires[2:]); w == nil || w.ID != "w" {
-		t.Errorf("by prompt alone: %v", w)
+	if key, ok := Match(&session.Session{ID: "x", Threads: []*session.Thread{log}}, log, cands[2:]); !ok || key != "w" {
+		t.Errorf("by prompt alone: %q", key)
 	}
 }

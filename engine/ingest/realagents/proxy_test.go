@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -133,15 +134,20 @@ func compareWire(t *testing.T, name string, s *session.Session, th *session.Thre
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := wire.Match(s, th, wires)
-	if w == nil {
+	var cands []wire.Candidate
+	for i, w := range wires {
+		cands = append(cands, wire.CandidateOf(strconv.Itoa(i), w))
+	}
+	key, ok := wire.Match(s, th, cands)
+	if !ok {
 		t.Fatalf("%s: no recorded conversation matches the log's thread", name)
 	}
+	w, _ := strconv.Atoi(key)
 	c, err := tokens.ByName("o200k")
 	if err != nil {
 		t.Fatal(err)
 	}
-	diffs := wire.Compare(th, w.Main(), c)
+	diffs := wire.Compare(th, wires[w].Main(), c)
 	paired, lackTokens, extraTokens := 0, 0, 0
 	kinds := map[string]int{}
 	for _, d := range diffs {

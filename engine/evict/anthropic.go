@@ -5,6 +5,33 @@ import (
 	"fmt"
 )
 
+// anthropicKind is the type of a content block that makes a block of its
+// message, "" for one that makes none.
+func anthropicKind(bl object) string {
+	var typ string
+	json.Unmarshal(bl["type"], &typ)
+	if !knownBlocks[typ] {
+		return ""
+	}
+	return typ
+}
+
+// anthropicEvict rewrites an evicted content block with its stub, and
+// reports whether it stays: thinking is dropped.
+func anthropicEvict(bl object, typ, stub string) bool {
+	switch typ {
+	case "thinking", "redacted_thinking":
+		return false
+	case "text":
+		bl["text"] = str(stub)
+	case "tool_use", "server_tool_use":
+		bl["input"], _ = marshal(map[string]string{"evicted": stub})
+	case "tool_result":
+		bl["content"] = str(stub)
+	}
+	return true
+}
+
 // knownBlocks are the Messages content blocks a reader of the request
 // makes a block of (engine/ingest/proxyrec): the decisions count them.
 var knownBlocks = map[string]bool{"text": true, "thinking": true, "redacted_thinking": true, "tool_use": true, "server_tool_use": true,
@@ -16,7 +43,7 @@ var knownBlocks = map[string]bool{"text": true, "thinking": true, "redacted_thin
 // dropped (the API accepts earlier turns without it), an evicted tool
 // result or text is stubbed, an evicted tool call's input replaced.
 func rewriteAnthropic(body []byte, d *decisions) ([]byte, error) {
-	req, msgs, err := messagesOf(body)
+	req, msgs, err := messagesOf(body, "messages")
 	if err != nil {
 		return nil, err
 	}
@@ -27,48 +54,20 @@ func rewriteAnthropic(body []byte, d *decisions) ([]byte, error) {
 	if len(msgs)+offset != d.messages {
 		return nil, fmt.Errorf("the body has %d messages, the replay's input %d", len(msgs)+offset, d.messages)
 	}
-	keep := lastTurn(msgs)
+	keep := lastTurn(msgs, "assistant")
 	for j := 0; j < keep; j++ {
 		var blocks []object
 		if json.Unmarshal(msgs[j]["content"], &blocks) != nil {
 			continue // a string: one text block, a user's (never evicted)
 		}
-		out := blocks[:0]
-		b := 0
-		for _, bl := range blocks {
-			var typ string
-			json.Unmarshal(bl["type"], &typ)
-			if !knownBlocks[typ] {
-				out = append(out, bl)
-				continue
-			}
-			x, ok := d.at(j+offset, b)
-			b++
-			if !ok {
-				out = append(out, bl)
-				continue
-			}
-			stub := stubText(x.level, x.tokens)
-			switch typ {
-			case "thinking", "redacted_thinking":
-				continue // dropped
-			case "text":
-				bl["text"] = str(stub)
-			case "tool_use", "server_tool_use":
-				bl["input"], _ = marshal(map[string]string{"evicted": stub})
-			case "tool_result":
-				bl["content"] = str(stub)
-			}
-			out = append(out, bl)
-		}
-		if len(out) == 0 { // all of it was reasoning: the API wants content
-			out = append(out, object{"type": str("text"), "text": str(stubText(1, 0))})
-		}
+		out := evictParts(blocks, j+offset, d, anthropicKind, anthropicEvict, func(stub string) object {
+			return object{"type": str("text"), "text": str(stub)} // all of it was reasoning
+		})
 		raw, err := marshal(out)
 		if err != nil {
 			return nil, err
 		}
 		msgs[j]["content"] = raw
 	}
-	return withMessages(req, msgs)
+	return withMessages(req, "messages", msgs)
 }

@@ -37,36 +37,64 @@ func (o object) role() string {
 }
 
 // lastTurn is the index of the first message of the request's own last
-// turn: its last assistant message and what follows it, which a rewrite
-// leaves as sent.
-func lastTurn(msgs []object) int {
+// turn: its last message of the model's role ("assistant", Gemini's
+// "model") and what follows it, which a rewrite leaves as sent.
+func lastTurn(msgs []object, model string) int {
 	for j := len(msgs) - 1; j >= 0; j-- {
-		if msgs[j].role() == "assistant" {
+		if msgs[j].role() == model {
 			return j
 		}
 	}
 	return len(msgs)
 }
 
-// messagesOf reads a request body and its messages.
-func messagesOf(body []byte) (object, []object, error) {
+// messagesOf reads a request body and the array of its member field (its
+// messages, Gemini's contents, Responses' input).
+func messagesOf(body []byte, field string) (object, []object, error) {
 	var req object
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, nil, err
 	}
 	var msgs []object
-	if err := json.Unmarshal(req["messages"], &msgs); err != nil {
-		return nil, nil, fmt.Errorf("messages: %v", err)
+	if err := json.Unmarshal(req[field], &msgs); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", field, err)
 	}
 	return req, msgs, nil
 }
 
-// withMessages writes the body req with msgs as its messages.
-func withMessages(req object, msgs []object) ([]byte, error) {
+// withMessages writes the body req with msgs as its member field.
+func withMessages(req object, field string, msgs []object) ([]byte, error) {
 	raw, err := marshal(msgs)
 	if err != nil {
 		return nil, err
 	}
-	req["messages"] = raw
+	req[field] = raw
 	return marshal(req)
+}
+
+// evictParts applies the decisions on input message i to its parts (a
+// Messages content array, a Gemini content's parts): kindOf names what
+// block a part makes ("" for none, which the decisions do not count);
+// apply rewrites an evicted part with its stub and reports whether it
+// stays (reasoning is dropped). When nothing stays, one text part made by
+// empty holds a stub: the APIs want content.
+func evictParts(parts []object, i int, d *decisions, kindOf func(object) string, apply func(p object, kind, stub string) bool, empty func(stub string) object) []object {
+	out := parts[:0]
+	b := 0
+	for _, p := range parts {
+		kind := kindOf(p)
+		if kind == "" {
+			out = append(out, p)
+			continue
+		}
+		x, ok := d.at(i, b)
+		b++
+		if !ok || apply(p, kind, stubText(x.level, x.tokens)) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, empty(stubText(1, 0)))
+	}
+	return out
 }

@@ -12,7 +12,7 @@ import (
 // message is one input message, whose blocks are an assistant's
 // reasoning, its text and its tool calls, or a tool message's result.
 func rewriteChat(body []byte, d *decisions) ([]byte, error) {
-	req, msgs, err := messagesOf(body)
+	req, msgs, err := messagesOf(body, "messages")
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func rewriteChat(body []byte, d *decisions) ([]byte, error) {
 	if len(msgs)+offset != d.messages {
 		return nil, fmt.Errorf("the body has %d messages, the replay's input %d", len(msgs)+offset, d.messages)
 	}
-	keep := lastTurn(msgs)
+	keep := lastTurn(msgs, "assistant")
 	for j := lead; j < keep; j++ {
 		i := j + offset
 		switch msgs[j].role() {
@@ -41,7 +41,7 @@ func rewriteChat(body []byte, d *decisions) ([]byte, error) {
 			}
 		}
 	}
-	return withMessages(req, msgs)
+	return withMessages(req, "messages", msgs)
 }
 
 // evictChatAssistant applies the decisions on the blocks of assistant

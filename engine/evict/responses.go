@@ -16,13 +16,9 @@ import (
 // reasoning items are dropped, an evicted call's arguments, output or
 // text replaced by a stub.
 func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
-	var req object
-	if err := json.Unmarshal(body, &req); err != nil {
+	req, items, err := messagesOf(body, "input") // a string input is one user turn: an error, not rewritten
+	if err != nil {
 		return nil, err
-	}
-	var items []object
-	if err := json.Unmarshal(req["input"], &items); err != nil {
-		return nil, fmt.Errorf("input: %v", err) // a string input is one user turn: never rewritten
 	}
 	keep := len(items) // the last group of the model's items, and what follows it, go as sent
 	for j := len(items) - 1; j >= 0; j-- {
@@ -105,12 +101,7 @@ func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
 	if i != d.messages {
 		return nil, fmt.Errorf("the body makes %d input messages, the replay's input %d", i, d.messages)
 	}
-	raw, err := marshal(out)
-	if err != nil {
-		return nil, err
-	}
-	req["input"] = raw
-	return marshal(req)
+	return withMessages(req, "input", out)
 }
 
 func itemType(it object) string {
@@ -135,17 +126,14 @@ func modelItem(it object) bool {
 func blocksOf(it object) int {
 	switch itemType(it) {
 	case "reasoning":
-		var r struct {
-			Summary   []json.RawMessage `json:"summary"`
-			Encrypted string            `json:"encrypted_content"`
+		var summary []json.RawMessage
+		var encrypted string
+		json.Unmarshal(it["summary"], &summary)
+		json.Unmarshal(it["encrypted_content"], &encrypted)
+		if encrypted != "" {
+			return len(summary) + 1
 		}
-		raw, _ := marshal(it)
-		json.Unmarshal(raw, &r)
-		n := len(r.Summary)
-		if r.Encrypted != "" {
-			n++
-		}
-		return n
+		return len(summary)
 	case "function_call", "custom_tool_call":
 		return 1
 	}

@@ -52,11 +52,7 @@ type chatAgent struct {
 func (a *chatAgent) turn(t *testing.T) bool {
 	t.Helper()
 	tool := func(name string, params ...string) any {
-		props := map[string]any{}
-		for _, p := range params {
-			props[p] = map[string]any{"type": "string"}
-		}
-		return map[string]any{"type": "function", "function": map[string]any{"name": name, "parameters": map[string]any{"type": "object", "properties": props}}}
+		return map[string]any{"type": "function", "function": map[string]any{"name": name, "parameters": map[string]any{"type": "object", "properties": stringProps(params)}}}
 	}
 	body, _ := json.Marshal(map[string]any{"model": "m", "messages": a.messages,
 		"tools": []any{tool("read", "path"), tool("bash", "command"), tool("edit", "path", "old_str", "new_str")}})
@@ -94,11 +90,7 @@ type anthropicAgent struct {
 func (a *anthropicAgent) turn(t *testing.T) bool {
 	t.Helper()
 	tool := func(name string, params ...string) any {
-		props := map[string]any{}
-		for _, p := range params {
-			props[p] = map[string]any{"type": "string"}
-		}
-		return map[string]any{"name": name, "input_schema": map[string]any{"type": "object", "properties": props}}
+		return map[string]any{"name": name, "input_schema": map[string]any{"type": "object", "properties": stringProps(params)}}
 	}
 	body, _ := json.Marshal(map[string]any{"model": "claude", "max_tokens": 1000, "system": "be brief", "messages": a.messages,
 		"tools": []any{tool("Read", "file_path"), tool("Bash", "command"), tool("Edit", "file_path", "old_string", "new_string")}})
@@ -137,11 +129,7 @@ type responsesAgent struct {
 func (a *responsesAgent) turn(t *testing.T) bool {
 	t.Helper()
 	tool := func(name string, params ...string) any {
-		props := map[string]any{}
-		for _, p := range params {
-			props[p] = map[string]any{"type": "string"}
-		}
-		return map[string]any{"type": "function", "name": name, "parameters": map[string]any{"type": "object", "properties": props}}
+		return map[string]any{"type": "function", "name": name, "parameters": map[string]any{"type": "object", "properties": stringProps(params)}}
 	}
 	body, _ := json.Marshal(map[string]any{"model": "gpt", "instructions": "be brief", "input": a.input,
 		"tools": []any{tool("read_file", "path"), tool("shell", "cmd"), tool("edit", "path", "old_str", "new_str")}})
@@ -180,11 +168,7 @@ type geminiAgent struct {
 func (a *geminiAgent) turn(t *testing.T) bool {
 	t.Helper()
 	decl := func(name string, params ...string) any {
-		props := map[string]any{}
-		for _, p := range params {
-			props[p] = map[string]any{"type": "string"}
-		}
-		return map[string]any{"name": name, "parameters": map[string]any{"type": "object", "properties": props}}
+		return map[string]any{"name": name, "parameters": map[string]any{"type": "object", "properties": stringProps(params)}}
 	}
 	body, _ := json.Marshal(map[string]any{"systemInstruction": map[string]any{"parts": []any{map[string]any{"text": "be brief"}}}, "contents": a.contents,
 		"tools": []any{map[string]any{"functionDeclarations": []any{decl("read_file", "absolute_path"), decl("run_shell_command", "command"), decl("replace", "file_path", "old_string", "new_string")}}}})
@@ -218,6 +202,16 @@ func (a *geminiAgent) turn(t *testing.T) bool {
 		a.contents = append(a.contents, map[string]any{"role": "user", "parts": responses})
 	}
 	return len(responses) > 0
+}
+
+// stringProps is a JSON schema's properties: a string parameter of each
+// name.
+func stringProps(names []string) map[string]any {
+	props := map[string]any{}
+	for _, n := range names {
+		props[n] = map[string]any{"type": "string"}
+	}
+	return props
 }
 
 // agent plays an agent of one API: turn sends the conversation and

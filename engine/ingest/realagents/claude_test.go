@@ -32,16 +32,11 @@ func TestClaudeCode(t *testing.T) {
 	if !strings.HasPrefix(s.Title, mainMarker) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}
-	compareThread(t, "main", main, srv.Requests(), mainMarker)
-	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
-	compareInputs(t, "main", main, srv.Requests(), mainMarker, anthropicBodyTokens, "", 0.005)
-	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, anthropicBodyTokens, "", 0.005)
+	reading := logReading{count: anthropicBodyTokens, tolerance: 0.005, wireLacks: billingHeader, wireExtra: noPart}
+	checkThread(t, "main", s, main, mainMarker, srv, rec, reading)
+	checkThread(t, "subagent", s, sub, subMarker, srv, rec, reading)
 	compareSections(t, "main", main, srv.Requests(), mainMarker)
 	compareSections(t, "subagent", sub, srv.Requests(), subMarker)
-	compareRecords(t, "main", rec, srv, mainMarker, anthropicBodyTokens, 0.005)
-	compareRecords(t, "subagent", rec, srv, subMarker, anthropicBodyTokens, 0.005)
-	compareWire(t, "main", s, main, rec, billingHeader, noPart)
-	compareWire(t, "subagent", s, sub, rec, billingHeader, noPart)
 }
 
 // threadsOf returns the main thread and the one subagent thread of s.

@@ -9,6 +9,7 @@ import (
 
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/session"
+	"ctxscope/engine/wire"
 )
 
 // compareThread checks ctxscope's reading of thread th against the model
@@ -169,4 +170,32 @@ func compareTotals(t *testing.T, s *session.Session) bool {
 		t.Logf("the responses add up to the agent's own totals (%s)", s.Recorded.From)
 	}
 	return true
+}
+
+// logReading is what a test knows of an agent's log: how to count a body
+// as the log can hold it (count; wireCount, when set, for the proxy's
+// reading of the whole body), what it lacks of each request (lacks, ""
+// for nothing, with tolerance), and the blocks the wire holds that the
+// log lacks (wireLacks) and the other way round (wireExtra).
+type logReading struct {
+	count, wireCount     bodyCounter
+	lacks                string
+	tolerance            float64
+	wireLacks, wireExtra func(wire.Part) bool
+}
+
+// checkThread checks thread th of the log session s, the conversation
+// marker, against what the server received (calls, results, usage, each
+// request's input) and against the proxy's recording of it (every body as
+// sent, read back whole; the log beside the wire).
+func checkThread(t *testing.T, name string, s *session.Session, th *session.Thread, marker string, srv *modeltest.Server, rec recording, r logReading) {
+	t.Helper()
+	compareThread(t, name, th, srv.Requests(), marker)
+	compareInputs(t, name, th, srv.Requests(), marker, r.count, r.lacks, r.tolerance)
+	wc := r.wireCount
+	if wc == nil {
+		wc = r.count
+	}
+	compareRecords(t, name, rec, srv, marker, wc, 0.005)
+	compareWire(t, name, s, th, rec, r.wireLacks, r.wireExtra)
 }

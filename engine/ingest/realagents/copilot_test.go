@@ -30,15 +30,10 @@ func TestCopilotCLI(t *testing.T) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}
 	main, sub := threadsOf(t, s)
-	compareThread(t, "main", main, srv.Requests(), mainMarker)
-	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
+	reading := logReading{count: chatBodyTokens, lacks: "the tool schemas", tolerance: 0.005, wireLacks: schemas, wireExtra: noPart}
+	checkThread(t, "main", s, main, mainMarker, srv, rec, reading)
+	checkThread(t, "subagent", s, sub, subMarker, srv, rec, reading)
 	if !compareTotals(t, s) {
 		t.Error("the agent's own totals are not read")
 	}
-	compareInputs(t, "main", main, srv.Requests(), mainMarker, chatBodyTokens, "the tool schemas", 0.005)
-	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, chatBodyTokens, "the tool schemas", 0.005)
-	compareRecords(t, "main", rec, srv, mainMarker, chatBodyTokens, 0.005)
-	compareRecords(t, "subagent", rec, srv, subMarker, chatBodyTokens, 0.005)
-	compareWire(t, "main", s, main, rec, schemas, noPart)
-	compareWire(t, "subagent", s, sub, rec, schemas, noPart)
 }

@@ -31,12 +31,7 @@ func TestGeminiCLI(t *testing.T) {
 		t.Errorf("title %q, want the prompt (not the context the agent injects before it)", s.Title)
 	}
 	main, sub := threadsOf(t, s)
-	compareThread(t, "main", main, srv.Requests(), mainMarker)
-	compareThread(t, "subagent", sub, srv.Requests(), subMarker)
-	compareInputs(t, "main", main, srv.Requests(), mainMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
-	compareInputs(t, "subagent", sub, srv.Requests(), subMarker, geminiBodyTokens, "the system instruction and the tool schemas", 0.005)
-	compareRecords(t, "main", rec, srv, mainMarker, geminiBodyTokens, 0.005)
-	compareRecords(t, "subagent", rec, srv, subMarker, geminiBodyTokens, 0.005)
-	compareWire(t, "main", s, main, rec, promptOrSchemas, noPart)
-	compareWire(t, "subagent", s, sub, rec, promptOrSchemas, noPart)
+	reading := logReading{count: geminiBodyTokens, lacks: "the system instruction and the tool schemas", tolerance: 0.005, wireLacks: promptOrSchemas, wireExtra: noPart}
+	checkThread(t, "main", s, main, mainMarker, srv, rec, reading)
+	checkThread(t, "subagent", s, sub, subMarker, srv, rec, reading)
 }

@@ -35,7 +35,7 @@ func anthropicRequest(body []byte) request {
 		return request{}
 	}
 	var prompt []string
-	for _, b := range textOf(req.System) {
+	for _, b := range TextBlocks(req.System) {
 		prompt = append(prompt, b.Text)
 	}
 	out := request{model: req.Model, system: systemMessage(prompt, req.Tools, nameField)}
@@ -98,7 +98,7 @@ func anthropicBlockOf(b *anthropicBlock) (session.Block, bool) {
 	case "tool_use", "server_tool_use":
 		return session.Block{Type: session.BlockToolCall, ToolCallID: b.ID, ToolName: b.Name, Arguments: arguments(b.Input)}, true
 	case "tool_result":
-		return session.Block{Type: session.BlockToolResult, ToolCallID: b.ToolUseID, Content: textOf(b.Content), IsError: b.IsError}, true
+		return session.Block{Type: session.BlockToolResult, ToolCallID: b.ToolUseID, Content: TextBlocks(b.Content), IsError: b.IsError}, true
 	case "image", "document":
 		return session.Block{Type: session.BlockImage}, true
 	}

@@ -40,27 +40,27 @@ func chatRequest(body []byte) request {
 		switch m.Role {
 		case "system", "developer":
 			if len(out.messages) == 0 {
-				for _, b := range textOf(m.Content) {
+				for _, b := range TextBlocks(m.Content) {
 					prompt = append(prompt, b.Text)
 				}
 				continue
 			}
-			out.messages = append(out.messages, &session.Message{Role: session.RoleSystem, Blocks: textOf(m.Content)})
+			out.messages = append(out.messages, &session.Message{Role: session.RoleSystem, Blocks: TextBlocks(m.Content)})
 		case "assistant":
 			msg := &session.Message{Role: session.RoleAssistant}
 			if m.Reasoning != "" {
 				msg.Blocks = append(msg.Blocks, session.Block{Type: session.BlockThinking, Text: m.Reasoning})
 			}
-			msg.Blocks = append(msg.Blocks, textOf(m.Content)...)
+			msg.Blocks = append(msg.Blocks, TextBlocks(m.Content)...)
 			for _, c := range m.ToolCalls {
 				msg.Blocks = append(msg.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: c.ID, ToolName: c.Function.Name, Arguments: arguments(jsonString(c.Function.Arguments))})
 			}
 			out.messages = append(out.messages, msg)
 		case "tool", "function":
 			out.messages = append(out.messages, &session.Message{Role: session.RoleTool, Blocks: []session.Block{{
-				Type: session.BlockToolResult, ToolCallID: m.ToolCallID, Content: textOf(m.Content)}}})
+				Type: session.BlockToolResult, ToolCallID: m.ToolCallID, Content: TextBlocks(m.Content)}}})
 		default:
-			out.messages = append(out.messages, &session.Message{Role: session.RoleUser, Blocks: textOf(m.Content)})
+			out.messages = append(out.messages, &session.Message{Role: session.RoleUser, Blocks: TextBlocks(m.Content)})
 		}
 	}
 	out.system = systemMessage(prompt, req.Tools, nameField)

@@ -86,9 +86,6 @@ func arguments(raw json.RawMessage) json.RawMessage {
 	return append(json.RawMessage(nil), raw...)
 }
 
-// textOf reads content that is a string or an array of parts with text.
-func textOf(raw json.RawMessage) []session.Block { return TextBlocks(raw) }
-
 // TextBlocks reads content that is a string or an array of parts with
 // text, as the blocks a reader of a request makes of it (engine/evict
 // places its decisions by them).

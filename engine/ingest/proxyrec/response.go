@@ -187,7 +187,7 @@ func chatResponse(evs []json.RawMessage) response {
 		c := ev.Choices[0]
 		stop = cmpOr(c.FinishReason, stop)
 		if m := c.Message; m != nil {
-			for _, b := range textOf(m.Content) {
+			for _, b := range TextBlocks(m.Content) {
 				text.WriteString(b.Text)
 			}
 			reasoning.WriteString(m.Reasoning)

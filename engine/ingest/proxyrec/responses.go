@@ -61,17 +61,17 @@ func responsesRequest(body []byte) request {
 		switch {
 		case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
 			out.messages = append(out.messages, &session.Message{Role: session.RoleTool, Blocks: []session.Block{{
-				Type: session.BlockToolResult, ToolCallID: it.CallID, Content: textOf(it.Output)}}})
+				Type: session.BlockToolResult, ToolCallID: it.CallID, Content: TextBlocks(it.Output)}}})
 		case (it.Type == "message" || it.Type == "") && (it.Role == "developer" || it.Role == "system"):
 			if len(out.messages) == 0 {
-				for _, b := range textOf(it.Content) {
+				for _, b := range TextBlocks(it.Content) {
 					prompt = append(prompt, b.Text)
 				}
 				continue
 			}
-			out.messages = append(out.messages, &session.Message{Role: session.RoleSystem, Blocks: textOf(it.Content)})
+			out.messages = append(out.messages, &session.Message{Role: session.RoleSystem, Blocks: TextBlocks(it.Content)})
 		case it.Type == "message" || it.Type == "":
-			out.messages = append(out.messages, &session.Message{Role: session.RoleUser, Blocks: textOf(it.Content)})
+			out.messages = append(out.messages, &session.Message{Role: session.RoleUser, Blocks: TextBlocks(it.Content)})
 		}
 	}
 	out.system = systemMessage(prompt, req.Tools, nameField)
@@ -99,7 +99,7 @@ func modelBlock(it *responsesItem) ([]session.Block, bool) {
 		return []session.Block{{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: it.Name, Arguments: jsonString(text)}}, true
 	case "message", "":
 		if it.Role == "assistant" {
-			return textOf(it.Content), true
+			return TextBlocks(it.Content), true
 		}
 	}
 	return nil, false

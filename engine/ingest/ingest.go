@@ -284,19 +284,30 @@ func detectFile(head []byte, path string) (Importer, error) {
 		}
 		return nil, fmt.Errorf("%s: %w: a SQLite database without OpenCode's tables (session, message, part with their ids and data)", path, ErrUnknownFormat)
 	}
-	im, err := detectHead(head, path)
-	if err == nil || !errors.Is(err, ErrUnknownFormat) || !firstValueCut(head) {
-		return im, err
+	if firstValueCut(head) {
+		// The head ends inside the file's first value, where sniffers
+		// that look for a few keys anywhere in the head could claim a
+		// file they only see the start of (a Claude Code transcript whose
+		// first message is 7 MB read as chat messages): detection reads
+		// the first value's outline instead (jsondoc.Outline), and the
+		// head only when that tells nothing.
+		if im, err := detectOutline(path); err == nil {
+			return im, nil
+		}
 	}
-	// The head ends inside the document's first value: detection reads
-	// the whole document's outline instead (jsondoc.Outline).
-	f, oerr := os.Open(path)
-	if oerr != nil {
+	return detectHead(head, path)
+}
+
+// detectOutline detects the format of the file at path from the outline
+// of its first JSON value.
+func detectOutline(path string) (Importer, error) {
+	f, err := os.Open(path)
+	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	outline, oerr := jsondoc.Outline(f)
-	if oerr != nil {
+	outline, err := jsondoc.Outline(f)
+	if err != nil {
 		return nil, err
 	}
 	return detectHead(outline, path)

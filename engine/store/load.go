@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"ctxscope/engine/session"
 )
@@ -179,62 +180,134 @@ func loadBlocks(tx *sql.Tx, sessionID int64, entries map[int64]*session.Entry) e
 }
 
 // fillBlocks reads the blocks of the entries the query's join and where
-// clause select (the entries are e) into entries, by row id.
+// clause select (the entries are e) into entries, by row id. Texts and
+// arguments kept in parts are read once the query is done.
 func fillBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args ...any) error {
+	parted, err := scanBlocks(tx, entries, where, args...)
+	if err != nil {
+		return err
+	}
+	if err := readParts(tx, parted); err != nil {
+		return fmt.Errorf("load blocks: %w", err)
+	}
+	return nil
+}
+
+func scanBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args ...any) ([]partedBlob, error) {
 	rows, err := tx.Query(`SELECT b.id, b.entry_id, b.parent_id, b.type, b.text, tb.data, b.redacted, b.tool_call_id, b.tool_name,
-		COALESCE(b.arguments, ab.data), b.is_error, b.details, b.mime, b.content_empty, b.size, b.implicit
+		COALESCE(b.arguments, ab.data), b.is_error, b.details, b.mime, b.content_empty, b.size, b.implicit,
+		b.text_blob, tb.size, b.arguments_blob, ab.size
 		FROM blocks b JOIN entries e ON e.id = b.entry_id
 		LEFT JOIN blobs tb ON tb.hash = b.text_blob LEFT JOIN blobs ab ON ab.hash = b.arguments_blob
 		`+where+` ORDER BY b.id`, args...)
 	if err != nil {
-		return fmt.Errorf("load blocks: %w", err)
+		return nil, fmt.Errorf("load blocks: %w", err)
 	}
 	defer rows.Close()
-	parents := map[int64]*session.Block{}
+	// Each block as it was appended, and where: a pointer does not
+	// survive the appends that come after it, so a block in parts is
+	// found again, once all are read, by its indexes from its entry down.
+	type place struct {
+		block  *session.Block
+		entry  int64
+		parent int64 // 0 for a message's own block
+		index  int
+	}
+	placed := map[int64]place{}
+	var parted []partedBlob
 	for rows.Next() {
-		id, entryID, parent, b, err := scanBlock(rows)
+		r, err := scanBlock(rows)
 		if err != nil {
-			return fmt.Errorf("load blocks: %w", err)
+			return nil, fmt.Errorf("load blocks: %w", err)
 		}
 		var list *[]session.Block
-		if parent.Valid {
-			p, ok := parents[parent.Int64]
+		if r.parent.Valid {
+			p, ok := placed[r.parent.Int64]
 			if !ok {
-				return fmt.Errorf("load blocks: block %d has no parent %d", id, parent.Int64)
+				return nil, fmt.Errorf("load blocks: block %d has no parent %d", r.id, r.parent.Int64)
 			}
-			list = &p.Content
+			list = &p.block.Content
 		} else {
-			e, ok := entries[entryID]
+			e, ok := entries[r.entryID]
 			if !ok || e.Message == nil {
-				return fmt.Errorf("load blocks: block %d belongs to no message", id)
+				return nil, fmt.Errorf("load blocks: block %d belongs to no message", r.id)
 			}
 			list = &e.Message.Blocks
 		}
-		*list = append(*list, b)
-		parents[id] = &(*list)[len(*list)-1]
+		*list = append(*list, r.block)
+		placed[r.id] = place{block: &(*list)[len(*list)-1], entry: r.entryID, parent: r.parent.Int64, index: len(*list) - 1}
+		if !r.textParts.Valid && !r.argsParts.Valid {
+			continue
+		}
+		id := r.id
+		locate := func() *session.Block {
+			var path []int
+			at := placed[id]
+			for ; at.parent != 0; at = placed[at.parent] {
+				path = append(path, at.index)
+			}
+			b := &entries[at.entry].Message.Blocks[at.index]
+			for i := len(path) - 1; i >= 0; i-- {
+				b = &b.Content[path[i]]
+			}
+			return b
+		}
+		if r.textParts.Valid {
+			parted = append(parted, partedBlob{hash: r.textParts.String, size: r.textSize, put: func(data []byte) {
+				locate().Text = unsafe.String(unsafe.SliceData(data), len(data))
+			}})
+		}
+		if r.argsParts.Valid {
+			parted = append(parted, partedBlob{hash: r.argsParts.String, size: r.argsSize, put: func(data []byte) {
+				locate().Arguments = data
+			}})
+		}
 	}
-	return rows.Err()
+	return parted, rows.Err()
+}
+
+// blockRow is one row of the blocks query: a block, where it goes, and
+// the blobs of its text or arguments that are in parts (their hash is
+// valid when so).
+type blockRow struct {
+	id, entryID int64
+	parent      sql.NullInt64
+	block       session.Block
+	textParts   sql.NullString
+	textSize    int64
+	argsParts   sql.NullString
+	argsSize    int64
 }
 
 // scanBlock reads one row of the blocks query.
-func scanBlock(rows *sql.Rows) (id, entryID int64, parent sql.NullInt64, b session.Block, err error) {
+func scanBlock(rows *sql.Rows) (r blockRow, err error) {
 	var (
-		typ, mime      string
-		text, textBlob sql.RawBytes
-		args, details  []byte
-		contentEmpty   bool
+		typ, mime          string
+		text, textBlob     sql.RawBytes
+		args, details      []byte
+		contentEmpty       bool
+		textHash, argsHash sql.NullString
+		textSize, argsSize sql.NullInt64
 	)
+	b := &r.block
 	// A text is inline (the text column) or, when large, in the blob
 	// table: bytes in both engines, while the text column is text. It is
 	// scanned as the driver's bytes and copied once, into the block's
 	// string (scanned into []byte, a 200 MB text was copied twice).
-	err = rows.Scan(&id, &entryID, &parent, &typ, &text, &textBlob, &b.Redacted, &b.ToolCallID, &b.ToolName,
-		&args, &b.IsError, &details, &mime, &contentEmpty, &b.Size, &b.Implicit)
+	err = rows.Scan(&r.id, &r.entryID, &r.parent, &typ, &text, &textBlob, &b.Redacted, &b.ToolCallID, &b.ToolName,
+		&args, &b.IsError, &details, &mime, &contentEmpty, &b.Size, &b.Implicit,
+		&textHash, &textSize, &argsHash, &argsSize)
 	if err != nil {
 		return
 	}
 	if text == nil {
 		text = textBlob
+	}
+	if textHash.Valid && int64(len(text)) < textSize.Int64 {
+		r.textParts, r.textSize, text = textHash, textSize.Int64, nil
+	}
+	if argsHash.Valid && int64(len(args)) < argsSize.Int64 {
+		r.argsParts, r.argsSize, args = argsHash, argsSize.Int64, nil
 	}
 	b.Type, b.Text, b.MIME = session.BlockType(typ), string(text), mime
 	if args != nil {

@@ -30,6 +30,8 @@ var seeds = []string{
 	`INSERT INTO changes (kind, at) VALUES ('sessions', '');`,
 	`INSERT INTO user_tokens (name, hash, created_at) VALUES ('ann', 'h', '');`,
 	`INSERT INTO user_tokens (name, hash, created_at, role) VALUES ('bob', 'h2', '', 'operator');`,
+	`INSERT INTO blobs (hash, size, data) VALUES ('p', 3, X'');
+	 INSERT INTO blob_parts (hash, part, data) VALUES ('p', 0, X'6869'), ('p', 1, X'21');`,
 }
 
 // createAt builds a workspace database at schema version v with the seed

@@ -20,6 +20,7 @@ var migrations = []migration{
 	{"the change feed", schemaChanges},
 	{"user tokens", schemaUserTokens},
 	{"user roles", schemaUserRoles},
+	{"blobs in parts", schemaBlobParts},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,

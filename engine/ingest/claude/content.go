@@ -6,6 +6,7 @@ import (
 
 	"github.com/valyala/fastjson"
 
+	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/session"
 )
 
@@ -17,7 +18,7 @@ func decodeContent(v *fastjson.Value) ([]session.Block, []string, error) {
 	case v == nil || v.Type() == fastjson.TypeNull:
 		return nil, nil, nil
 	case v.Type() == fastjson.TypeString:
-		return []session.Block{{Type: session.BlockText, Text: string(v.GetStringBytes())}}, nil, nil
+		return []session.Block{{Type: session.BlockText, Text: norm.FastJSONString(v.GetStringBytes())}}, nil, nil
 	case v.Type() != fastjson.TypeArray:
 		return nil, nil, fmt.Errorf("content: expected a string or a list of blocks, got %s", v.Type())
 	}
@@ -65,7 +66,7 @@ func resultContent(v *fastjson.Value) []session.Block {
 	case v == nil || v.Type() == fastjson.TypeNull:
 		return nil
 	case v.Type() == fastjson.TypeString:
-		return []session.Block{{Type: session.BlockText, Text: string(v.GetStringBytes())}}
+		return []session.Block{{Type: session.BlockText, Text: norm.FastJSONString(v.GetStringBytes())}}
 	case v.Type() != fastjson.TypeArray:
 		return []session.Block{{Type: session.BlockText, Text: string(v.MarshalTo(nil))}}
 	}

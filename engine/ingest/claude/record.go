@@ -2,6 +2,8 @@ package claude
 
 import (
 	"github.com/valyala/fastjson"
+
+	"ctxscope/engine/ingest/internal/norm"
 )
 
 // record is one line of a transcript. Fields of every record type share
@@ -69,7 +71,7 @@ var knownTypes = map[string]bool{
 
 // str returns the string at key, or "" when it is missing or not a string.
 func str(v *fastjson.Value, key string) string {
-	return string(v.GetStringBytes(key))
+	return norm.FastJSONString(v.GetStringBytes(key))
 }
 
 // readRecord fills rec from a parsed line.
@@ -86,7 +88,7 @@ func readRecord(v *fastjson.Value, rec *record) {
 		rec.AITitle = str(v, "title")
 	}
 	if p := v.Get("parentUuid"); p != nil && p.Type() == fastjson.TypeString {
-		s := string(p.GetStringBytes())
+		s := norm.FastJSONString(p.GetStringBytes())
 		rec.ParentUUID = &s
 	}
 	if m := v.Get("message"); m != nil && m.Type() == fastjson.TypeObject {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 )
 
 // DefaultMaxRecord is the largest record a [Reader] accepts by default:
@@ -81,7 +82,11 @@ func (r *Reader) readLine() ([]byte, error) {
 				tooLong = true
 				r.buf = r.buf[:0]
 			} else {
+				before := cap(r.buf)
 				r.buf = appendGrowing(r.buf, chunk)
+				if before > returnedLine && cap(r.buf) != before {
+					debug.FreeOSMemory() // the room the line outgrew
+				}
 			}
 		}
 		switch {
@@ -113,12 +118,26 @@ func (r *Reader) readLine() ([]byte, error) {
 
 // DropHugeLine lets go of the room a huge line was read into, once the
 // line is no longer used (its decoder has copied what it keeps), so that
-// what is done with the record is not done beside the line.
+// what is done with the record is not done beside the line. The room of a
+// line over returnedLine is given back to the system at once: the
+// collector would otherwise let what the record's storing allocates grow
+// beside it before it looks (a 200 MB record was stored beside its line,
+// 200 MB more than it needed).
 func (r *Reader) DropHugeLine() {
 	if cap(r.buf) > keptLineBuffer {
+		huge := cap(r.buf) > returnedLine
 		r.buf = nil
+		if huge {
+			debug.FreeOSMemory()
+		}
 	}
 }
+
+// returnedLine is the size of a line's room past which the reader gives
+// it back to the system when the line outgrows it or is dropped: a full
+// collection costs little beside reading that much, and happens at most
+// twice per returnedLine of input.
+const returnedLine = 64 << 20
 
 // keptLineBuffer is the most room the reader keeps from one line to the
 // next.

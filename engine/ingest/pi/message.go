@@ -8,6 +8,7 @@ import (
 
 	"github.com/valyala/fastjson"
 
+	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/session"
 )
 
@@ -90,7 +91,7 @@ func decodeContent(v *fastjson.Value) ([]session.Block, error) {
 	case v == nil:
 		return nil, nil
 	case v.Type() == fastjson.TypeString:
-		return []session.Block{{Type: session.BlockText, Text: string(v.GetStringBytes())}}, nil
+		return []session.Block{{Type: session.BlockText, Text: norm.FastJSONString(v.GetStringBytes())}}, nil
 	case v.Type() != fastjson.TypeArray:
 		return nil, fmt.Errorf("invalid content: expected a string or an array, got JSON %s", v.Type())
 	}

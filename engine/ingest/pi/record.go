@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/valyala/fastjson"
+
+	"ctxscope/engine/ingest/internal/norm"
 )
 
 // Records are parsed once with fastjson (encoding/json validated and
@@ -98,7 +100,7 @@ func (f *fields) optStr(key string) *string {
 	if x == nil {
 		return nil
 	}
-	s := string(x.GetStringBytes())
+	s := norm.FastJSONString(x.GetStringBytes())
 	return &s
 }
 

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"ctxscope/engine/debug"
-	"ctxscope/engine/ingest/jsonl"
 	"ctxscope/engine/ingest/proxyrec"
 	"ctxscope/engine/proxy"
 )
@@ -18,7 +17,26 @@ type Evictor struct {
 	params debug.Params
 
 	mu    sync.Mutex
-	convs map[string][][]byte // each conversation's records so far, as JSON lines
+	convs map[string]*conversation
+}
+
+// conversation is what the evictor knows of one conversation: its
+// finished exchanges, each decoded once.
+type conversation struct {
+	mu sync.Mutex
+	c  *proxyrec.Conversation
+}
+
+// conversation returns the state of conversation conv, made on first use.
+func (e *Evictor) conversation(conv string) *conversation {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c := e.convs[conv]
+	if c == nil {
+		c = &conversation{c: proxyrec.NewConversation(conv + ".jsonl")}
+		e.convs[conv] = c
+	}
+	return c
 }
 
 // New returns an evictor that applies policy ("paper" or "pi-cwl") at
@@ -31,20 +49,17 @@ func New(policy string, budget int, counter string) (*Evictor, error) {
 	if budget <= 0 {
 		return nil, fmt.Errorf("evict: the budget must be positive")
 	}
-	return &Evictor{params: debug.Params{Policy: policy, Budget: budget, Counter: counter, Episodes: "inferred"}, convs: map[string][][]byte{}}, nil
+	return &Evictor{params: debug.Params{Policy: policy, Budget: budget, Counter: counter, Episodes: "inferred"}, convs: map[string]*conversation{}}, nil
 }
 
 // Record remembers a finished exchange of a conversation: a later
 // request's decisions are those of a replay over them. It is a
 // [proxy.Sink].
 func (e *Evictor) Record(r *proxy.Record) error {
-	line, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	e.mu.Lock()
-	e.convs[r.Conversation] = append(e.convs[r.Conversation], line)
-	e.mu.Unlock()
+	c := e.conversation(r.Conversation)
+	c.mu.Lock()
+	c.c.Add(r)
+	c.mu.Unlock()
 	return nil
 }
 
@@ -60,15 +75,12 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 	if !json.Valid(body) {
 		return nil, "not rewritten: the body is not JSON"
 	}
-	e.mu.Lock()
-	prior := append([][]byte(nil), e.convs[conv]...)
-	e.mu.Unlock()
-	if len(prior) == 0 {
-		return nil, "" // the first request of a conversation goes as sent
-	}
-	d, err := e.decisions(api, conv, prior, body)
+	d, err := e.decisions(api, conv, body)
 	if err != nil {
 		return nil, "not rewritten: " + err.Error()
+	}
+	if d == nil {
+		return nil, "" // the first request of a conversation goes as sent
 	}
 	if d.before <= e.params.Budget || len(d.evicted) == 0 {
 		return nil, "" // under τ, or nothing the policy may evict: as sent
@@ -110,22 +122,19 @@ type decisions struct {
 }
 
 // decisions replays the conversation with the pending request as its last
-// and returns the decisions at that request.
-func (e *Evictor) decisions(api proxy.API, conv string, prior [][]byte, body []byte) (*decisions, error) {
-	pending := proxy.Record{Version: proxy.RecordVersion, Conversation: conv, API: api, Method: "POST", Status: 200,
+// and returns the decisions at that request; nil for the first request of
+// a conversation.
+func (e *Evictor) decisions(api proxy.API, conv string, body []byte) (*decisions, error) {
+	pending := &proxy.Record{Version: proxy.RecordVersion, Conversation: conv, API: api, Method: "POST", Status: 200,
 		Request: proxy.Body{Text: string(body), Bytes: int64(len(body))}}
-	line, err := json.Marshal(pending)
-	if err != nil {
-		return nil, err
+	st := e.conversation(conv)
+	st.mu.Lock()
+	if st.c.Records() == 0 {
+		st.mu.Unlock()
+		return nil, nil
 	}
-	dec := proxyrec.Importer{}.NewDecoder(conv + ".jsonl")
-	var ups []jsonl.Update
-	for i, l := range append(prior, line) {
-		if ups, err = dec.Line(l, i+1, ups[:0]); err != nil {
-			return nil, fmt.Errorf("record %d: %v", i+1, err)
-		}
-	}
-	s := dec.Finish()
+	s := st.c.With(pending)
+	st.mu.Unlock()
 	r, err := debug.New(context.Background(), s, e.params, nil)
 	if err != nil {
 		return nil, err

@@ -61,6 +61,12 @@ func (d *decoder) Line(raw []byte, n int, out []jsonl.Update) ([]jsonl.Update, e
 		return out, errors.New(norm.JSONError(err))
 	}
 	d.out = out
+	d.record(&rec, n)
+	return d.out, nil
+}
+
+// record decodes one exchange, the record on line n.
+func (d *decoder) record(rec *proxy.Record, n int) {
 	if d.s.Started.IsZero() {
 		d.s.Started = rec.Started
 	}
@@ -83,8 +89,7 @@ func (d *decoder) Line(raw []byte, n int, out []jsonl.Update) ([]jsonl.Update, e
 	default:
 		req = readRequest(rec.API, body)
 	}
-	d.request(&rec, &req, n)
-	return d.out, nil
+	d.request(rec, &req, n)
 }
 
 // request places a request's messages and its response on the thread.

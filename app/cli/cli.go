@@ -50,6 +50,7 @@ var commands = []command{
 	graphCommand,
 	importCommand,
 	inspectCommand,
+	mcpCommand,
 	memoryCommand,
 	proxyCommand,
 	reindexCommand,

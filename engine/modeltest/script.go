@@ -54,6 +54,8 @@ type Action struct {
 	// asked for, where the tool takes one ("general-purpose" when empty:
 	// Claude Code's and Copilot CLI's; OpenCode's is "general").
 	Prompt, AgentType string
+	// Query is what a recall asks for.
+	Query string
 }
 
 // Kind is the kind of an action.
@@ -66,6 +68,10 @@ const (
 	Edit     Kind = "edit"
 	Write    Kind = "write"
 	Subagent Kind = "subagent"
+	// Recall calls a recall tool of an MCP server (ctxscope mcp): the
+	// offered tool whose name ends in "recall", however the agent
+	// prefixes MCP tools (mcp__ctxscope__recall, ctxscope_recall...).
+	Recall Kind = "recall"
 )
 
 // task returns the task whose marker the first user text holds.

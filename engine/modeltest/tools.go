@@ -42,6 +42,13 @@ var paramNames = map[string][]string{
 // schema takes, or a freeform tool's text. A read with no read tool is a
 // shell's cat.
 func (s Script) resolve(a Action, offered map[string]Tool) (Call, error) {
+	if a.Kind == Recall {
+		for name := range offered {
+			if strings.HasSuffix(strings.ToLower(name), "recall") {
+				return Call{Name: name, Input: map[string]any{"query": a.Query}}, nil
+			}
+		}
+	}
 	for _, name := range toolNames[a.Kind] {
 		t, ok := offered[name]
 		switch {

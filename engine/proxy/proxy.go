@@ -130,12 +130,7 @@ func (p *Proxy) Prefix() string { return p.prefix }
 
 // ServeHTTP forwards one request and records it.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("Origin") != "" {
-		http.Error(w, "ctxscope proxy: requests from web pages are refused", http.StatusForbidden)
-		return
-	}
-	if !loopbackHost(r.Host) {
-		http.Error(w, "ctxscope proxy: unexpected Host", http.StatusMisdirectedRequest)
+	if RefuseForeign(w, r, "ctxscope proxy") {
 		return
 	}
 	rest, ok := p.under(r.URL.Path)
@@ -188,6 +183,24 @@ func (p *Proxy) under(path string) (string, bool) {
 		return "", false
 	}
 	return path[len(p.prefix):], true
+}
+
+// RefuseForeign answers a request that did not come from a program of
+// this machine, and reports whether it did: one with an Origin header,
+// which only a web page's request carries (403), or one whose Host is not
+// loopback, as when a page of another site has its name resolve to
+// 127.0.0.1 (421). who names the server in the answer. The proxy and the
+// MCP endpoint both begin with it.
+func RefuseForeign(w http.ResponseWriter, r *http.Request, who string) bool {
+	if r.Header.Get("Origin") != "" {
+		http.Error(w, who+": requests from web pages are refused", http.StatusForbidden)
+		return true
+	}
+	if !loopbackHost(r.Host) {
+		http.Error(w, who+": unexpected Host", http.StatusMisdirectedRequest)
+		return true
+	}
+	return false
 }
 
 // loopbackHost reports whether a Host header names this machine's loopback

@@ -2,6 +2,7 @@ package realagents
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ import (
 func TestClaudeCodeUnderLiveEviction(t *testing.T) {
 	agent := pinnedAgent(t, "claude-code")
 	sb := newSandbox(t, project)
-	underEviction(t, sb, 19000, func(base string) {
+	underEviction(t, sb, codingTask(sb.work, false), 19000, nil, func(base string) {
 		bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 		sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=test-key",
 			"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
@@ -29,15 +30,17 @@ func TestClaudeCodeUnderLiveEviction(t *testing.T) {
 	})
 }
 
-// underEviction runs an agent (run, given the base URL) on the scripted
-// task through the proxy with the paper policy at τ budget, and checks
-// that the agent completes (run fails the test otherwise), that every
-// request the model server received pairs each call with its result, that
-// some requests over τ went rewritten, and that a replay of the recording
-// (the requests as the agent sent them) reproduces every forwarded body.
-func underEviction(t *testing.T, sb *sandbox, budget int, run func(base string)) {
+// underEviction runs an agent (run, given the base URL) on script
+// through the proxy with the paper policy at τ budget, and checks that
+// the agent completes (run fails the test otherwise), that every request
+// the model server received pairs each call with its result, that some
+// requests over τ went rewritten, and that a replay of the recording (the
+// requests as the agent sent them) reproduces every forwarded body. Before
+// the agent runs, before (when not nil) is given the proxy's record
+// directory. It returns the requests the server received and the records.
+func underEviction(t *testing.T, sb *sandbox, script modeltest.Script, budget int, before func(dir string), run func(base string)) ([]modeltest.Request, []*proxy.Record) {
 	t.Helper()
-	srv := modeltest.Start(codingTask(sb.work, false))
+	srv := modeltest.Start(script)
 	defer srv.Close()
 	ev, err := evict.New("paper", budget, "")
 	if err != nil {
@@ -55,6 +58,9 @@ func underEviction(t *testing.T, sb *sandbox, budget int, run func(base string))
 	}
 	hs := httptest.NewServer(p)
 	defer hs.Close()
+	if before != nil {
+		before(dir)
+	}
 	run(hs.URL + p.Prefix())
 
 	for k, r := range srv.Requests() {
@@ -64,6 +70,7 @@ func underEviction(t *testing.T, sb *sandbox, budget int, run func(base string))
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	byConv := map[string][]*proxy.Record{}
+	var all []*proxy.Record
 	total := 0
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
@@ -73,6 +80,7 @@ func underEviction(t *testing.T, sb *sandbox, budget int, run func(base string))
 				t.Fatal(err)
 			}
 			byConv[r.Conversation] = append(byConv[r.Conversation], &r)
+			all = append(all, &r)
 			total++
 		}
 	}
@@ -89,6 +97,9 @@ func underEviction(t *testing.T, sb *sandbox, budget int, run func(base string))
 			}
 			if r.Forwarded != nil {
 				rewritten++
+				if after, ok := tokensAfter(r.Rewrite); !ok || after > budget && !strings.Contains(r.Rewrite, "unreachable:") {
+					t.Errorf("request %d forwarded over τ %d without saying why: %s", k, budget, r.Rewrite)
+				}
 			}
 			replay.Record(r)
 		}
@@ -97,4 +108,17 @@ func underEviction(t *testing.T, sb *sandbox, budget int, run func(base string))
 		t.Errorf("no request of %d was rewritten at τ %d", total, budget)
 	}
 	t.Logf("%d of %d requests rewritten at τ %d; the agent completed", rewritten, total, budget)
+	return srv.Requests(), all
+}
+
+// tokensAfter reads the input's size after eviction from a rewrite note
+// ("... %d tokens before, %d after").
+func tokensAfter(note string) (int, bool) {
+	_, rest, ok := strings.Cut(note, " tokens before, ")
+	if !ok {
+		return 0, false
+	}
+	var n int
+	_, err := fmt.Sscanf(rest, "%d after", &n)
+	return n, err == nil
 }

@@ -1,0 +1,108 @@
+package realagents
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ctxscope/engine/debug"
+	"ctxscope/engine/mcprecall"
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/proxy"
+	"ctxscope/engine/recall"
+	"ctxscope/engine/tokens"
+	"ctxscope/search/lexical"
+)
+
+// longCodingTask is the scripted task played twice over, 40 tool calls,
+// with a call of the recall tool after the first 17: the agent asks for
+// notes.md back, which it last read 8 calls before and which eviction has
+// removed by then.
+func longCodingTask(workdir string) modeltest.Script {
+	s := codingTask(workdir, false)
+	steps := s.Tasks[0].Steps
+	recallStep := modeltest.Step{Say: "Recalling what the notes said.", Calls: []modeltest.Action{{Kind: modeltest.Recall, Query: "notes.md: where does the adder live"}}}
+	long := append(append([]modeltest.Step{}, steps[:17]...), recallStep)
+	s.Tasks[0].Steps = append(append(long, steps[17:]...), steps...)
+	return s
+}
+
+// notesLine is a line of notes.md that only a read of it, or a recall,
+// puts in a request.
+const notesLine = "The adder lives in calc.sh"
+
+// TestClaudeCodeRecallsOverMCP runs the real Claude Code on a task of 41
+// tool calls through the proxy, evicting at τ 19,000 (its system prompt
+// and schemas take about 17,000), with ctxscope's MCP server (streamable
+// HTTP, in this process) in its MCP settings. Besides what underEviction
+// checks (completion, pairing, every request at or under τ or marked
+// unreachable, the replay reproducing every forwarded body), the model
+// calls recall halfway: the request it asked in no longer holds notes.md
+// (evicted), and the server then receives the recall's result, which
+// holds it, marked with the level that evicted it.
+func TestClaudeCodeRecallsOverMCP(t *testing.T) {
+	agent := pinnedAgent(t, "claude-code")
+	sb := newSandbox(t, project)
+	const budget = 19000
+	var mcpConfig string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) {
+		recs := &mcprecall.Records{Dir: dir, Params: debug.Params{Policy: "paper", Budget: budget, Episodes: "inferred"},
+			Options: recall.Options{Counter: tokens.Estimator{}, Index: lexical.Build}}
+		h, err := mcprecall.ListenHTTP(mcprecall.NewServer(recs, "test"), "127.0.0.1:0", proxy.NewToken())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ctxscope": map[string]any{"type": "http", "url": h.URL()}}})
+		mcpConfig = string(cfg)
+	}, func(base string) {
+		bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+		sb.run(t, 6*time.Minute, []string{"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=test-key",
+			"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
+			bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose",
+			"--mcp-config", mcpConfig, "--strict-mcp-config")
+	})
+
+	calls := 0
+	asked := -1 // the request the model called recall in
+	for k, r := range reqs {
+		if r.Task != mainMarker {
+			continue
+		}
+		for _, c := range r.Calls {
+			calls++
+			if strings.HasSuffix(c.Name, "recall") {
+				asked = k
+			}
+		}
+	}
+	if calls < 40 {
+		t.Errorf("%d tool calls, want at least 40", calls)
+	}
+	if asked < 0 {
+		t.Fatal("the model never called recall: Claude Code did not offer ctxscope's tool")
+	}
+	// What the server received when the model asked: notes.md gone.
+	if strings.Contains(string(reqs[asked].Body), notesLine) {
+		t.Errorf("the request recall was called in still held notes.md: nothing was evicted to recall")
+	}
+	// The next request of the task carries the recall's result.
+	var answer string
+	for _, r := range reqs[asked+1:] {
+		if r.Task == mainMarker {
+			answer = string(r.Body)
+			break
+		}
+	}
+	i := strings.Index(answer, "Recalled ")
+	if i < 0 {
+		t.Fatal("the request after the recall call holds no recall result")
+	}
+	got := answer[i:]
+	if !strings.Contains(got, notesLine) || !strings.Contains(got, "evicted at L") {
+		t.Errorf("the recall's result, as the server received it, lacks notes.md or its level: %.600s", got)
+	}
+	t.Logf("%d tool calls; recall asked in request %d of %d, answered with notes.md", calls, asked+1, len(reqs))
+}

@@ -60,7 +60,7 @@ func (c *syntheticChat) next(outTokens int) (body, response []byte) {
 		"function": map[string]any{"name": name, "arguments": fmt.Sprintf(`{"path":"pkg/file%d.go"}`, c.n)}}}}
 	response, _ = json.Marshal(map[string]any{"id": "r" + id, "object": "chat.completion", "model": "m",
 		"choices": []any{map[string]any{"index": 0, "message": call, "finish_reason": "tool_calls"}},
-		"usage": map[string]any{"prompt_tokens": len(body) / 4, "completion_tokens": 20}})
+		"usage":   map[string]any{"prompt_tokens": len(body) / 4, "completion_tokens": 20}})
 	c.messages = append(c.messages, call, map[string]any{"role": "tool", "tool_call_id": id, "content": c.output(outTokens)})
 	return body, response
 }

@@ -2,101 +2,19 @@ package mcprecall
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ctxscope/engine/debug"
-	"ctxscope/engine/evict"
+	"ctxscope/engine/mcprecall/mcprecalltest"
 	"ctxscope/engine/proxy"
 	"ctxscope/engine/recall"
 	"ctxscope/engine/tokens"
 	"ctxscope/search/lexical"
 )
-
-// file is a file the conversation reads, with words no other file has.
-type file struct{ path, text string }
-
-var files = []file{
-	{"parser.go", strings.Repeat("func parseToken(lexer *Lexer) Token { return lexer.scanIdentifier() }\n", 60)},
-	{"cache.go", strings.Repeat("func (c *Cache) evictOldest() { delete(c.entries, c.lru.Back()) }\n", 60)},
-	{"router.go", strings.Repeat("func (r *Router) matchRoute(path string) Handler { return r.trie.lookup(path) }\n", 60)},
-	{"config.go", strings.Repeat("func loadConfig(path string) (*Config, error) { return parseYAML(path) }\n", 60)},
-}
-
-// recordConversation plays a Chat Completions conversation through an
-// evictor at budget, as the proxy would, writing its records into dir:
-// rounds of reading two files, running the tests and editing, each round
-// announced so that episodes can be inferred. It returns the records.
-func recordConversation(t *testing.T, dir string, budget int) []*proxy.Record {
-	t.Helper()
-	ev, err := evict.New("paper", budget, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sink, err := proxy.NewFileSink(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools := []any{}
-	for _, name := range []string{"read", "bash", "edit"} {
-		tools = append(tools, map[string]any{"type": "function", "function": map[string]any{"name": name,
-			"parameters": map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}, "command": map[string]any{"type": "string"}}}}})
-	}
-	messages := []map[string]any{{"role": "system", "content": "You are a coding agent."}, {"role": "user", "content": "Make the tests pass."}}
-	type step struct{ say, tool, arg, output string }
-	var steps []step
-	for i, f := range files {
-		steps = append(steps,
-			step{fmt.Sprintf("Looking at part %c next.", 'A'+i), "read", f.path, f.text},
-			step{"", "bash", "go test ./...", strings.Repeat("--- FAIL: TestThing (0.00s)\n", 40)},
-			step{"Fixing it.", "edit", f.path, "edited"})
-	}
-	var recs []*proxy.Record
-	start := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	for k := 0; k <= len(steps); k++ {
-		body, _ := json.Marshal(map[string]any{"model": "m", "messages": messages, "tools": tools})
-		var reply map[string]any
-		if k == len(steps) {
-			reply = map[string]any{"role": "assistant", "content": "Done."}
-		} else {
-			s := steps[k]
-			key := "path"
-			if s.tool == "bash" {
-				key = "command"
-			}
-			args, _ := json.Marshal(map[string]string{key: s.arg})
-			reply = map[string]any{"role": "assistant", "content": s.say, "tool_calls": []any{map[string]any{"id": fmt.Sprintf("call_%d", k), "type": "function",
-				"function": map[string]any{"name": s.tool, "arguments": string(args)}}}}
-		}
-		res, _ := json.Marshal(map[string]any{"id": fmt.Sprint("r", k), "object": "chat.completion", "model": "m",
-			"choices": []any{map[string]any{"index": 0, "message": reply, "finish_reason": "stop"}},
-			"usage":   map[string]any{"prompt_tokens": len(body) / 4, "completion_tokens": 20}})
-		rec := &proxy.Record{Version: proxy.RecordVersion, Seq: k + 1, Conversation: "conv-1", API: proxy.APIChat, Method: "POST", Path: "/v1/chat/completions",
-			Status: 200, Started: start.Add(time.Duration(k) * time.Minute),
-			Request: proxy.Body{Text: string(body), Bytes: int64(len(body))}, Response: proxy.Body{Text: string(res), Bytes: int64(len(res))}}
-		if fwd, note := ev.Rewrite(proxy.APIChat, "conv-1", body); fwd != nil {
-			rec.Forwarded, rec.Rewrite = &proxy.Body{Text: string(fwd), Bytes: int64(len(fwd))}, note
-		}
-		if err := ev.Record(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := sink.Record(rec); err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
-		messages = append(messages, reply)
-		if k < len(steps) {
-			messages = append(messages, map[string]any{"role": "tool", "tool_call_id": fmt.Sprintf("call_%d", k), "content": steps[k].output})
-		}
-	}
-	return recs
-}
 
 func newRecords(dir string, budget int) *Records {
 	return &Records{Dir: dir, Params: debug.Params{Policy: "paper", Budget: budget, Episodes: "inferred"},
@@ -130,12 +48,11 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) string
 func TestRecallBringsBackWhatTheProxyEvicted(t *testing.T) {
 	const budget = 3000
 	dir := t.TempDir()
-	recs := recordConversation(t, dir, budget)
+	recs := mcprecalltest.RecordConversation(t, dir, budget)
 	last := recs[len(recs)-1]
 	if last.Forwarded == nil {
 		t.Fatalf("the last request was not rewritten (%s)", last.Rewrite)
 	}
-	first := files[0]
 	if strings.Contains(last.Forwarded.Text, "parseToken") || !strings.Contains(last.Request.Text, "parseToken") {
 		t.Fatal("the last forwarded request still holds parser.go: nothing to recall")
 	}
@@ -153,7 +70,7 @@ func TestRecallBringsBackWhatTheProxyEvicted(t *testing.T) {
 
 	status := callText(t, cs, "context_status", map[string]any{})
 	if !strings.Contains(status, "tool output (read)") || !strings.Contains(status, "parseToken") {
-		t.Errorf("context_status does not list the evicted read of %s:\n%s", first.path, status)
+		t.Errorf("context_status does not list the evicted read of parser.go:\n%s", status)
 	}
 	got := callText(t, cs, "recall", map[string]any{"query": "what does parser.go do", "max_tokens": 800})
 	if !strings.Contains(got, "func parseToken(lexer *Lexer) Token") {
@@ -175,7 +92,7 @@ func TestRecallBringsBackWhatTheProxyEvicted(t *testing.T) {
 func TestHTTPEndpointIsLocalAndSecret(t *testing.T) {
 	const budget = 3000
 	dir := t.TempDir()
-	recordConversation(t, dir, budget)
+	mcprecalltest.RecordConversation(t, dir, budget)
 	h, err := ListenHTTP(NewServer(newRecords(dir, budget), "test"), "127.0.0.1:0", proxy.NewToken())
 	if err != nil {
 		t.Fatal(err)

@@ -34,6 +34,12 @@ type ProxySettings struct {
 	// "" forwards them as sent. "off" turns eviction off.
 	Policy string `json:"policy"`
 	Budget int    `json:"budget"`
+	// Step is the eviction's hysteresis in tokens: a request over Budget
+	// is evicted down to Budget - Step, and those evictions are kept
+	// while the requests stay under Budget, so that the prompt's cached
+	// prefix is not broken at every request (0: evict to Budget each
+	// time).
+	Step int `json:"step"`
 }
 
 // storedProxy is the proxy setting as kept: the choices, and the secret.
@@ -58,6 +64,7 @@ type ProxyState struct {
 	// Policy and Budget are the live eviction applied ("" when none).
 	Policy string `json:"policy,omitempty"`
 	Budget int    `json:"budget,omitempty"`
+	Step   int    `json:"step,omitempty"`
 }
 
 // AgentSetup is how to point one agent at the proxy: a line to copy.
@@ -114,12 +121,12 @@ func (l *Live) SetProxy(s ProxySettings) (ProxyState, error) {
 	switch s.Policy {
 	case "":
 	case "off":
-		st.Policy, st.Budget = "", 0
+		st.Policy, st.Budget, st.Step = "", 0, 0
 	default:
-		if _, err := evict.New(s.Policy, s.Budget, ""); err != nil {
+		if _, err := newEvictor(s.Policy, s.Budget, s.Step); err != nil {
 			return ProxyState{}, err
 		}
-		st.Policy, st.Budget = s.Policy, s.Budget
+		st.Policy, st.Budget, st.Step = s.Policy, s.Budget, s.Step
 	}
 	if st.Token == "" {
 		st.Token = proxy.NewToken()
@@ -137,6 +144,19 @@ func (l *Live) SetProxy(s ProxySettings) (ProxyState, error) {
 		return ProxyState{}, err
 	}
 	return l.proxyState(st), nil
+}
+
+// newEvictor returns the live evictor of policy at budget with the
+// hysteresis step.
+func newEvictor(policy string, budget, step int) (*evict.Evictor, error) {
+	ev, err := evict.New(policy, budget, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := ev.SetStep(step); err != nil {
+		return nil, err
+	}
+	return ev, nil
 }
 
 // resumeProxy starts the proxy when this user left it on.
@@ -164,7 +184,7 @@ func (l *Live) startProxy(st storedProxy) (string, error) {
 	}
 	opts := proxy.Options{Token: st.Token, Upstreams: ups, Sink: sink, Errors: func(err error) { l.app.logf("proxy: %v", err) }}
 	if st.Policy != "" {
-		ev, err := evict.New(st.Policy, st.Budget, "")
+		ev, err := newEvictor(st.Policy, st.Budget, st.Step)
 		if err != nil {
 			return "", err
 		}
@@ -219,7 +239,7 @@ func (l *Live) proxyDir() string { return filepath.Join(l.app.ws.Store.Dir(), pr
 
 // proxyState describes the proxy as it runs, or as set when it does not.
 func (l *Live) proxyState(st storedProxy) ProxyState {
-	out := ProxyState{Dir: l.proxyDir(), Addr: st.Addr, Upstreams: map[string]string{}, Agents: []AgentSetup{}, Policy: st.Policy, Budget: st.Budget}
+	out := ProxyState{Dir: l.proxyDir(), Addr: st.Addr, Upstreams: map[string]string{}, Agents: []AgentSetup{}, Policy: st.Policy, Budget: st.Budget, Step: st.Step}
 	l.mu.Lock()
 	r := l.proxy
 	l.mu.Unlock()

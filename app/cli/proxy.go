@@ -12,7 +12,7 @@ import (
 
 var proxyCommand = command{
 	name:    "proxy",
-	args:    "[--addr 127.0.0.1:PORT] [--upstream URL | --upstream PROVIDER=URL]... [--policy paper|pi-cwl --budget TOKENS]",
+	args:    "[--addr 127.0.0.1:PORT] [--upstream URL | --upstream PROVIDER=URL]... [--policy paper|pi-cwl --budget TOKENS [--step TOKENS]]",
 	summary: "record every model request of the agents pointed at it, into the workspace, as they run",
 	run:     runProxy,
 }
@@ -28,6 +28,7 @@ func runProxy(env *Env, args []string) error {
 	addr := fs.String("addr", "", "loopback address to listen on (default: the last one used, else a free port)")
 	policy := fs.String("policy", "", "apply CWL eviction to the requests as they pass (paper or pi-cwl; default: forward them as sent)")
 	budget := fs.Int("budget", 0, "the token budget τ of --policy")
+	step := fs.Int("step", 0, "hysteresis of --policy: evict down to τ - step when over τ, and keep that until over τ again (default 0: evict to τ at every request)")
 	var ups upstreamFlags
 	fs.Var(&ups, "upstream", "where requests go: URL for every provider, or anthropic=URL, openai=URL, gemini=URL (default: each provider's own API)")
 	pos, err := parse(fs, args)
@@ -46,7 +47,7 @@ func runProxy(env *Env, args []string) error {
 	if (*policy == "") != (*budget == 0) {
 		return usageError("--policy and --budget go together")
 	}
-	settings := app.ProxySettings{On: true, Addr: *addr, Policy: *policy, Budget: *budget}
+	settings := app.ProxySettings{On: true, Addr: *addr, Policy: *policy, Budget: *budget, Step: *step}
 	if *policy == "" {
 		settings.Policy = "off"
 	}
@@ -69,7 +70,15 @@ func runProxy(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "upstream %s: %s\n", p, u)
 	}
 	if st.Policy != "" {
-		fmt.Fprintf(env.Stdout, "evicting live under the %s policy at τ = %d (Anthropic Messages and Chat Completions requests)\n", st.Policy, st.Budget)
+		fmt.Fprintf(env.Stdout, "evicting live under the %s policy at τ = %d", st.Policy, st.Budget)
+		if st.Step > 0 {
+			fmt.Fprintf(env.Stdout, ", in steps down to τ - %d", st.Step)
+		}
+		fmt.Fprintln(env.Stdout, " (Anthropic Messages, Chat Completions, Responses and Gemini requests)")
+		// With a step, the evictions the proxy holds are those of τ - step
+		// at the request that went over τ: what a replay at τ - step
+		// evicts from then on holds them all.
+		fmt.Fprintf(env.Stdout, "recall over MCP, for the agent's MCP settings: ctxscope mcp --records %s --policy %s --budget %d\n", st.Dir, st.Policy, st.Budget-st.Step)
 	}
 	fmt.Fprintln(env.Stdout, "point an agent at it:")
 	for _, s := range st.Agents {

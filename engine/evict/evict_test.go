@@ -249,7 +249,12 @@ func TestLiveEvictionThroughTheProxy(t *testing.T) {
 	}
 }
 
-func liveEviction(t *testing.T, newAgent func(string) agent) {
+// playThrough plays the scripted conversation (16 tool calls in rounds
+// of exploring and changing) with a new agent through the proxy, evicting
+// at τ budget with hysteresis step when evicting is set, and returns the
+// proxy's records and the requests the model server received.
+func playThrough(t *testing.T, newAgent func(string) agent, budget, step int, evicting bool) ([]*proxy.Record, []modeltest.Request) {
+	t.Helper()
 	// Rounds of exploring and changing: read, read, run, edit, each
 	// round announced, so that the episodes an agent declares none of
 	// can be inferred.
@@ -263,14 +268,20 @@ func liveEviction(t *testing.T, newAgent func(string) agent) {
 	}
 	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: "EVICT-TASK", Steps: steps, Final: "Done."}}})
 	defer srv.Close()
-	const budget = 6000
-	ev, err := New("paper", budget, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	kept := &records{}
-	ups, _ := proxy.ParseUpstreams([]string{srv.URL})
-	p, err := proxy.New(proxy.Options{Token: "evict-test-token-0000", Upstreams: ups, Sink: proxy.Sinks{ev, kept}, Rewrite: ev.Rewrite})
+	opts := proxy.Options{Token: "evict-test-token-0000", Sink: kept}
+	opts.Upstreams, _ = proxy.ParseUpstreams([]string{srv.URL})
+	if evicting {
+		ev, err := New("paper", budget, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ev.SetStep(step); err != nil {
+			t.Fatal(err)
+		}
+		opts.Sink, opts.Rewrite = proxy.Sinks{ev, kept}, ev.Rewrite
+	}
+	p, err := proxy.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +297,12 @@ func liveEviction(t *testing.T, newAgent func(string) agent) {
 		}
 		more = agent.turn(t)
 	}
-	recs := kept.wait(t, n)
+	return kept.wait(t, n), srv.Requests()
+}
+
+func liveEviction(t *testing.T, newAgent func(string) agent) {
+	const budget = 6000
+	recs, got := playThrough(t, newAgent, budget, 0, true)
 	if len(recs) != 17 {
 		t.Fatalf("%d records, want 17", len(recs))
 	}
@@ -314,7 +330,6 @@ func liveEviction(t *testing.T, newAgent func(string) agent) {
 	}
 	// The server received the forwarded bodies, each valid for its API:
 	// every call with its result.
-	got := srv.Requests()
 	for k, r := range got {
 		if bad := r.Unpaired(); len(bad) > 0 {
 			t.Errorf("request %d the server received: %v", k, bad)
@@ -367,5 +382,56 @@ func TestWhatIsNeverRewritten(t *testing.T) {
 		Request: proxy.Body{Text: string(first)}, Response: proxy.Body{Text: `{"choices":[{"message":{"role":"assistant","content":"hello"}}]}`}})
 	if out, note := ev.Rewrite(proxy.APIChat, "c", []byte(`{"messages":[`)); out != nil || !strings.Contains(note, "not JSON") {
 		t.Errorf("a body that cannot be read was rewritten: %s %q", out, note)
+	}
+}
+
+// TestHysteresisKeepsTheCachedPrefix plays the Chat Completions
+// conversation three times in one run, through the model server (which
+// reads from its "cache" the prefix a request shares with the previous
+// one): forwarded as sent, evicting at τ 6,000 on every request, and
+// evicting with a hysteresis of 2,000 tokens. The hysteresis must break
+// the cached prefix at no more requests than evicting every request, cost
+// less (input tokens, a cached one at a tenth), keep every forwarded
+// request at or under τ (or say why not), and be made again by a replay
+// of its records. What each costs against the conversation as sent is
+// logged: docs/live-cwl.md reports it.
+func TestHysteresisKeepsTheCachedPrefix(t *testing.T) {
+	const budget, step = 6000, 2000
+	newAgent := func(base string) agent {
+		return &chatAgent{base: base, messages: []map[string]any{{"role": "system", "content": "be brief"}, {"role": "user", "content": "EVICT-TASK: read a.txt again and again"}}}
+	}
+	off, _ := playThrough(t, newAgent, budget, 0, false)
+	every, _ := playThrough(t, newAgent, budget, 0, true)
+	held, _ := playThrough(t, newAgent, budget, step, true)
+	rOff, rEvery, rHeld := Cache(off), Cache(every), Cache(held)
+	for _, x := range []struct {
+		name string
+		r    CacheReport
+	}{{"as sent", rOff}, {"evicting every request", rEvery}, {"hysteresis 2000", rHeld}} {
+		t.Logf("%-24s %2d requests, %2d rewritten: prompt %6d, cached %6d, %2d breaks losing %5d cached tokens, cost %.0f uncached-token equivalents",
+			x.name, x.r.Requests, x.r.Rewritten, x.r.Prompt, x.r.Cached, x.r.Breaks, x.r.Broken, x.r.Cost())
+	}
+	if rEvery.Rewritten == 0 || rHeld.Rewritten == 0 {
+		t.Fatal("nothing was evicted")
+	}
+	if rHeld.Breaks > rEvery.Breaks || rHeld.Cost() >= rEvery.Cost() {
+		t.Errorf("the hysteresis broke the prefix %d times at a cost of %.0f, evicting every request %d times at %.0f",
+			rHeld.Breaks, rHeld.Cost(), rEvery.Breaks, rEvery.Cost())
+	}
+	replay, _ := New("paper", budget, "")
+	replay.SetStep(step)
+	for k, r := range held {
+		if r.Forwarded != nil {
+			var before, after int
+			if _, err := fmt.Sscanf(r.Rewrite[strings.Index(r.Rewrite, ":")+2:], "%d tokens before, %d after", &before, &after); err != nil ||
+				(after > budget && !strings.Contains(r.Rewrite, "unreachable")) {
+				t.Errorf("request %d: note %q", k, r.Rewrite)
+			}
+		}
+		fwd, _ := replay.Rewrite(r.API, r.Conversation, []byte(r.Request.Text))
+		if (fwd == nil) != (r.Forwarded == nil) || fwd != nil && string(fwd) != r.Forwarded.Text {
+			t.Errorf("request %d: the replay under the same hysteresis decides otherwise", k)
+		}
+		replay.Record(r)
 	}
 }

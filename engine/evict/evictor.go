@@ -9,12 +9,17 @@ import (
 	"ctxscope/engine/debug"
 	"ctxscope/engine/ingest/proxyrec"
 	"ctxscope/engine/proxy"
+	"ctxscope/engine/session"
 )
 
 // Evictor rewrites the requests of the conversations it sees. It is safe
 // for concurrent use.
 type Evictor struct {
 	params debug.Params
+	// step is the hysteresis: when a request goes over τ, eviction goes
+	// down to τ - step, and the next requests keep those evictions as
+	// long as they stay under τ (0: every request evicts to τ).
+	step int
 
 	mu    sync.Mutex
 	convs map[string]*conversation
@@ -25,6 +30,10 @@ type Evictor struct {
 type conversation struct {
 	mu sync.Mutex
 	c  *proxyrec.Conversation
+	// held are the evictions the hysteresis keeps, and decided the
+	// request they were decided at (1-based).
+	held    *decisions
+	decided int
 }
 
 // conversation returns the state of conversation conv, made on first use.
@@ -52,6 +61,18 @@ func New(policy string, budget int, counter string) (*Evictor, error) {
 	return &Evictor{params: debug.Params{Policy: policy, Budget: budget, Counter: counter, Episodes: "inferred"}, convs: map[string]*conversation{}}, nil
 }
 
+// SetStep sets the hysteresis, in tokens: a request over τ is evicted
+// down to τ - step, and later requests keep those evictions, and so the
+// prompt's prefix the provider caches, until they go over τ again. 0, the
+// default, evicts every request to τ. Set it before the first request.
+func (e *Evictor) SetStep(step int) error {
+	if step < 0 || step >= e.params.Budget {
+		return fmt.Errorf("evict: the step must be between 0 and τ (%d)", e.params.Budget)
+	}
+	e.step = step
+	return nil
+}
+
 // Record remembers a finished exchange of a conversation: a later
 // request's decisions are those of a replay over them. It is a
 // [proxy.Sink].
@@ -75,35 +96,86 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 	if !json.Valid(body) {
 		return nil, "not rewritten: the body is not JSON"
 	}
-	d, err := e.decisions(api, conv, body)
+	st := e.conversation(conv)
+	s, n := st.pending(api, conv, body)
+	if s == nil {
+		return nil, "" // the first request of a conversation goes as sent
+	}
+	d, err := e.decide(s, e.params.Budget)
 	if err != nil {
 		return nil, "not rewritten: " + err.Error()
 	}
-	if d == nil {
-		return nil, "" // the first request of a conversation goes as sent
+	var kept string
+	if e.step > 0 {
+		d, kept, err = e.hysteresis(st, s, d, n)
+		if err != nil {
+			return nil, "not rewritten: " + err.Error()
+		}
 	}
-	if d.before <= e.params.Budget || len(d.evicted) == 0 {
+	if d.before <= e.params.Budget && kept == "" || len(d.evicted) == 0 {
 		return nil, "" // under τ, or nothing the policy may evict: as sent
 	}
-	var out []byte
-	switch api {
-	case proxy.APIChat:
-		out, err = rewriteChat(body, d)
-	case proxy.APIAnthropic:
-		out, err = rewriteAnthropic(body, d)
-	case proxy.APIResponses:
-		out, err = rewriteResponses(body, d)
-	case proxy.APIGemini:
-		out, err = rewriteGemini(body, d)
-	}
+	out, err := apply(api, body, d)
 	if err != nil {
 		return nil, "not rewritten: " + err.Error()
 	}
 	note := fmt.Sprintf("evicted %d blocks at τ %d: %d tokens before, %d after", len(d.evicted), e.params.Budget, d.before, d.after)
+	if kept != "" {
+		note += "; " + kept
+	}
 	if d.after > e.params.Budget {
 		note += fmt.Sprintf("; unreachable: %d tokens over τ that the policy may not evict (user turns, the open episode, what a live action depends on)", d.after-e.params.Budget)
 	}
 	return out, note
+}
+
+// apply rewrites body, a request of api, with the decisions d.
+func apply(api proxy.API, body []byte, d *decisions) ([]byte, error) {
+	switch api {
+	case proxy.APIChat:
+		return rewriteChat(body, d)
+	case proxy.APIAnthropic:
+		return rewriteAnthropic(body, d)
+	case proxy.APIResponses:
+		return rewriteResponses(body, d)
+	case proxy.APIGemini:
+		return rewriteGemini(body, d)
+	}
+	return nil, fmt.Errorf("not a request of a known API")
+}
+
+// hysteresis turns d, the decisions at τ for request n of st (whose
+// session with the request last is s), into those the hysteresis makes:
+// the evictions held since an earlier request when, with them, the input
+// is at or under τ and the messages they name are the same; else, when
+// the input is over τ, those at τ - step, which are held from then on.
+// kept says when the held evictions were kept, and from which request.
+func (e *Evictor) hysteresis(st *conversation, s *session.Session, d *decisions, n int) (*decisions, string, error) {
+	st.mu.Lock()
+	held, decided := st.held, st.decided
+	st.mu.Unlock()
+	if held != nil && held.samePrefix(d) {
+		size := d.before
+		for _, x := range held.evicted {
+			size -= x.tokens
+		}
+		if size <= e.params.Budget {
+			kept := *held
+			kept.messages, kept.hasSystem, kept.before, kept.after, kept.lines = d.messages, d.hasSystem, d.before, size, d.lines
+			return &kept, fmt.Sprintf("hysteresis: the evictions of request %d kept", decided), nil
+		}
+	}
+	if d.before <= e.params.Budget {
+		return d, "", nil
+	}
+	low, err := e.decide(s, e.params.Budget-e.step)
+	if err != nil {
+		return nil, "", err
+	}
+	st.mu.Lock()
+	st.held, st.decided = low, n
+	st.mu.Unlock()
+	return low, fmt.Sprintf("hysteresis: evicted to τ - %d", e.step), nil
 }
 
 // decision is what to do to one block of the request's input: the level
@@ -119,27 +191,55 @@ type decisions struct {
 	messages      int
 	evicted       map[[2]int]decision
 	before, after int
+	// lines are the record lines the input's messages were first sent
+	// in: two requests whose first messages have the same lines share
+	// those messages (proxyrec shares what a later request repeats).
+	lines []int
 }
 
-// decisions replays the conversation with the pending request as its last
-// and returns the decisions at that request; nil for the first request of
-// a conversation.
-func (e *Evictor) decisions(api proxy.API, conv string, body []byte) (*decisions, error) {
-	pending := &proxy.Record{Version: proxy.RecordVersion, Conversation: conv, API: api, Method: "POST", Status: 200,
-		Request: proxy.Body{Text: string(body), Bytes: int64(len(body))}}
-	st := e.conversation(conv)
-	st.mu.Lock()
-	if st.c.Records() == 0 {
-		st.mu.Unlock()
-		return nil, nil
+// samePrefix reports whether the messages the decisions in h name are
+// those of d's input too: the agent has not rewritten that part of its
+// history since.
+func (h *decisions) samePrefix(d *decisions) bool {
+	last := -1
+	for k := range h.evicted {
+		last = max(last, k[0])
 	}
-	s := st.c.With(pending)
-	st.mu.Unlock()
-	r, err := debug.New(context.Background(), s, e.params, nil)
+	if last >= len(h.lines) || last >= len(d.lines) {
+		return false
+	}
+	for i := 0; i <= last; i++ {
+		if h.lines[i] != d.lines[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pending returns the session of the conversation with the pending
+// request last, and the request's number (1-based); a nil session for the
+// first request of a conversation.
+func (st *conversation) pending(api proxy.API, conv string, body []byte) (*session.Session, int) {
+	rec := &proxy.Record{Version: proxy.RecordVersion, Conversation: conv, API: api, Method: "POST", Status: 200,
+		Request: proxy.Body{Text: string(body), Bytes: int64(len(body))}}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.c.Records() == 0 {
+		return nil, 1
+	}
+	return st.c.With(rec), st.c.Records() + 1
+}
+
+// decide replays s at budget and returns the decisions at its last
+// request.
+func (e *Evictor) decide(s *session.Session, budget int) (*decisions, error) {
+	p := e.params
+	p.Budget = budget
+	r, err := debug.New(context.Background(), s, p, nil)
 	if err != nil {
 		return nil, err
 	}
-	tl, err := r.Timeline(e.params)
+	tl, err := r.Timeline(p)
 	if err != nil {
 		return nil, err
 	}
@@ -147,12 +247,13 @@ func (e *Evictor) decisions(api proxy.API, conv string, body []byte) (*decisions
 	if k < 0 {
 		return nil, fmt.Errorf("no request to decide on")
 	}
-	c, err := r.Context(e.params, k, 0)
+	c, err := r.Context(p, k, 0)
 	if err != nil {
 		return nil, err
 	}
 	d := &decisions{evicted: map[[2]int]decision{}, before: c.Before, after: c.Tokens, messages: len(c.Items)}
 	for _, it := range c.Items {
+		d.lines = append(d.lines, it.Line)
 		if it.I == 0 && it.Role == "system" {
 			d.hasSystem = true
 		}

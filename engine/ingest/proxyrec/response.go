@@ -368,3 +368,12 @@ func mergeText(c geminiContent) geminiContent {
 	c.Parts = out
 	return c
 }
+
+// Usage returns the usage the provider reported in the response of rec,
+// nil when it reported none (or the exchange failed).
+func Usage(rec *proxy.Record) *session.Usage {
+	if rec.Response.Truncated || rec.Status < 200 || rec.Status > 299 {
+		return nil
+	}
+	return readResponse(rec.API, rec.Response.Raw()).usage
+}

@@ -662,6 +662,7 @@ export interface ProxySettings {
   upstreams: string[];
   policy: string;
   budget: number;
+  step: number;
 }
 
 // ProxyState is app.ProxyState.
@@ -674,6 +675,7 @@ export interface ProxyState {
   agents: AgentSetup[];
   policy?: string;
   budget?: number;
+  step?: number;
 }
 
 // Question is app.Question.

@@ -86,6 +86,7 @@ var accessTable = map[string]rule{
 	"Live.Following":             {who: forMembers},
 	"Live.Proxy":                 {who: forOperators}, // the secret path of a proxy on the server's loopback
 	"Live.SetProxy":              {who: forOperators}, // opens a port, writes into the workspace folder
+	"Live.SetLiveEviction":       {who: forOperators}, // changes what the operator's proxy forwards
 	"Memory.List":                {who: forMembers},
 	"Memory.Info":                {who: forMembers},
 	"Memory.Delete":              {who: forOperators},

@@ -14,7 +14,7 @@ import (
 var (
 	operatorOnly = []string{
 		"Sessions.OpenPath", "Sessions.Import", "Sessions.Delete",
-		"Live.Discovery", "Live.SetDiscovery", "Live.Proxy", "Live.SetProxy", "Live.Follow", "Live.Unfollow",
+		"Live.Discovery", "Live.SetDiscovery", "Live.Proxy", "Live.SetProxy", "Live.SetLiveEviction", "Live.Follow", "Live.Unfollow",
 		"Memory.Delete", "Memory.Merge", "Memory.Undo", "Memory.LLMSettings", "Memory.SetLLMSettings", "Memory.Import",
 		"Annotations.Remove",
 	}

@@ -20,7 +20,7 @@ var boundMethods = map[string][]string{
 	"UI": {"Environment", "Rendered", "GuideSeen", "AtWork"},
 	"Debugger": {"Policies", "Counters", "Threads", "Replay", "ReplayStep", "Context", "Block", "Wire", "Sweep", "ExportReplay", "ExportTimelineSVG",
 		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory", "MemoryVariants", "LocatePassage"},
-	"Live": {"Discovery", "SetDiscovery", "Proxy", "SetProxy", "Follow", "Unfollow", "Following"},
+	"Live": {"Discovery", "SetDiscovery", "Proxy", "SetProxy", "SetLiveEviction", "Follow", "Unfollow", "Following"},
 	"Memory": {"List", "Info", "Delete", "Graph", "Timeline", "Entity", "FindEntities", "Merge", "Undo", "Experiences",
 		"Passage", "Build", "Cancel", "Job", "LLMSettings", "SetLLMSettings", "Import", "Questions", "Retrieve", "Search"},
 	"Annotations": {"Annotator", "SetAnnotator", "Queue", "AddLoCoMo", "AddCustom", "Remove", "Task", "Mark", "Marks",

@@ -1,12 +1,16 @@
 package app
 
 import (
+	"context"
+	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"ctxscope/engine/evict"
 	"ctxscope/engine/proxy"
+	"ctxscope/engine/session"
 	"ctxscope/engine/tail"
 )
 
@@ -42,10 +46,12 @@ type ProxySettings struct {
 	Step int `json:"step"`
 }
 
-// storedProxy is the proxy setting as kept: the choices, and the secret.
+// storedProxy is the proxy setting as kept: the choices, the secret, and
+// the conversations whose eviction the user turned off.
 type storedProxy struct {
 	ProxySettings
-	Token string `json:"token"`
+	Token  string   `json:"token"`
+	Paused []string `json:"paused,omitempty"`
 }
 
 // ProxyState is the recording proxy as it is.
@@ -65,6 +71,9 @@ type ProxyState struct {
 	Policy string `json:"policy,omitempty"`
 	Budget int    `json:"budget,omitempty"`
 	Step   int    `json:"step,omitempty"`
+	// Paused are the conversations (their session ids) whose requests go
+	// as sent while the policy applies to the others.
+	Paused []string `json:"paused"`
 }
 
 // AgentSetup is how to point one agent at the proxy: a line to copy.
@@ -77,6 +86,7 @@ type AgentSetup struct {
 // records.
 type proxyRunner struct {
 	srv  *proxy.Server
+	ev   *evict.Evictor // nil when the proxy forwards as sent
 	base string
 	ups  map[proxy.Provider]*url.URL
 	w    *tail.Watcher
@@ -146,6 +156,40 @@ func (l *Live) SetProxy(s ProxySettings) (ProxyState, error) {
 	return l.proxyState(st), nil
 }
 
+// SetLiveEviction turns the proxy's eviction off (on false) or on again
+// for the conversation of session key, a session the proxy recorded: the
+// kill switch of one agent's session. Its requests then go as sent, each
+// record saying so; the others are evicted as before. The choice is kept
+// with the proxy's settings.
+func (l *Live) SetLiveEviction(key string, on bool) (ProxyState, error) {
+	l.app.called("Live.SetLiveEviction", key, on)
+	info, err := l.app.ws.Store.Session(context.Background(), key)
+	if err != nil {
+		return ProxyState{}, err
+	}
+	if info.Format != string(session.FormatProxy) {
+		return ProxyState{}, fmt.Errorf("%s is not a conversation the proxy recorded (%s)", key, info.Format)
+	}
+	var st storedProxy
+	if _, err := l.app.local.get(proxySetting, &st); err != nil {
+		return ProxyState{}, err
+	}
+	st.Paused = slices.DeleteFunc(st.Paused, func(c string) bool { return c == info.ID })
+	if !on {
+		st.Paused = append(st.Paused, info.ID)
+	}
+	if err := l.app.local.put(proxySetting, st); err != nil {
+		return ProxyState{}, err
+	}
+	l.mu.Lock()
+	r := l.proxy
+	l.mu.Unlock()
+	if r != nil && r.ev != nil {
+		r.ev.SetPaused(info.ID, !on)
+	}
+	return l.proxyState(st), nil
+}
+
 // newEvictor returns the live evictor of policy at budget with the
 // hysteresis step.
 func newEvictor(policy string, budget, step int) (*evict.Evictor, error) {
@@ -183,10 +227,13 @@ func (l *Live) startProxy(st storedProxy) (string, error) {
 		return "", err
 	}
 	opts := proxy.Options{Token: st.Token, Upstreams: ups, Sink: sink, Errors: func(err error) { l.app.logf("proxy: %v", err) }}
+	var ev *evict.Evictor
 	if st.Policy != "" {
-		ev, err := newEvictor(st.Policy, st.Budget, st.Step)
-		if err != nil {
+		if ev, err = newEvictor(st.Policy, st.Budget, st.Step); err != nil {
 			return "", err
+		}
+		for _, conv := range st.Paused {
+			ev.SetPaused(conv, true)
 		}
 		opts.Sink, opts.Rewrite = proxy.Sinks{sink, ev}, ev.Rewrite
 	}
@@ -213,7 +260,7 @@ func (l *Live) startProxy(st storedProxy) (string, error) {
 		}
 		return "", err
 	}
-	r := &proxyRunner{srv: srv, base: "http://" + srv.Addr() + p.Prefix(), ups: ups, w: w, done: make(chan struct{})}
+	r := &proxyRunner{srv: srv, ev: ev, base: "http://" + srv.Addr() + p.Prefix(), ups: ups, w: w, done: make(chan struct{})}
 	l.mu.Lock()
 	l.proxy = r
 	l.mu.Unlock()
@@ -239,7 +286,7 @@ func (l *Live) proxyDir() string { return filepath.Join(l.app.ws.Store.Dir(), pr
 
 // proxyState describes the proxy as it runs, or as set when it does not.
 func (l *Live) proxyState(st storedProxy) ProxyState {
-	out := ProxyState{Dir: l.proxyDir(), Addr: st.Addr, Upstreams: map[string]string{}, Agents: []AgentSetup{}, Policy: st.Policy, Budget: st.Budget, Step: st.Step}
+	out := ProxyState{Dir: l.proxyDir(), Addr: st.Addr, Upstreams: map[string]string{}, Agents: []AgentSetup{}, Policy: st.Policy, Budget: st.Budget, Step: st.Step, Paused: append([]string{}, st.Paused...)}
 	l.mu.Lock()
 	r := l.proxy
 	l.mu.Unlock()

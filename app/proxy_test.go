@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -147,5 +148,83 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 	}
 	if ev, err := a.live.SetProxy(ProxySettings{On: true, Policy: "off"}); err != nil || ev.Policy != "" {
 		t.Errorf("eviction off: %+v %v", ev, err)
+	}
+}
+
+// TestLiveEvictionKillSwitch runs a conversation through the proxy with
+// live eviction on, turns eviction off for its session and on again, and
+// checks each request's record: while off, the request goes as sent with
+// a note saying why; the choice is in the proxy's state and kept across a
+// restart of the proxy; a session the proxy did not record is refused.
+func TestLiveEvictionKillSwitch(t *testing.T) {
+	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: "KILL-TASK", Steps: []modeltest.Step{
+		{Say: "Reading.", Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
+		{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
+		{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
+	}, Final: "Done."}}})
+	defer srv.Close()
+	a := newApp(t, Options{Workspace: t.TempDir(), Home: t.TempDir()})
+	rec := &eventRecorder{events: make(chan recorded, 1024)}
+	a.SetPlatform(rec)
+	st, err := a.live.SetProxy(ProxySettings{On: true, Addr: "127.0.0.1:0", Upstreams: []string{srv.URL}, Policy: "paper", Budget: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &chatClient{base: st.BaseURL, messages: []map[string]any{{"role": "system", "content": "be brief"}, {"role": "user", "content": "KILL-TASK: read the notes"}}}
+	c.turn(t)
+	key := rec.waitFor(t, EventDiscovered, func(any) bool { return true }).(Discovered).Keys[0]
+	info, err := a.ws.Store.Session(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastNote := func(requests int) string {
+		t.Helper()
+		rec.waitFor(t, EventAppended, func(d any) bool { return d.(Appended).Key == key && d.(Appended).Requests == requests })
+		data, err := os.ReadFile(filepath.Join(st.Dir, info.ID+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		var r struct {
+			Rewrite string `json:"rewrite"`
+		}
+		json.Unmarshal([]byte(lines[len(lines)-1]), &r)
+		return r.Rewrite
+	}
+	const off = "not rewritten: eviction is turned off for this conversation"
+
+	paused, err := a.live.SetLiveEviction(key, false)
+	if err != nil || len(paused.Paused) != 1 || paused.Paused[0] != info.ID {
+		t.Fatalf("off: %+v %v", paused, err)
+	}
+	c.turn(t)
+	if note := lastNote(2); note != off {
+		t.Errorf("while off, the record says %q", note)
+	}
+	// Kept across a restart of the proxy.
+	if _, err := a.live.SetProxy(ProxySettings{On: false}); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := a.live.SetProxy(ProxySettings{On: true}); err != nil || len(again.Paused) != 1 {
+		t.Fatalf("restarted: %+v %v", again, err)
+	}
+	c.turn(t)
+	if note := lastNote(3); note != off {
+		t.Errorf("after a restart, the record says %q", note)
+	}
+	if on, err := a.live.SetLiveEviction(key, true); err != nil || len(on.Paused) != 0 {
+		t.Fatalf("on: %+v %v", on, err)
+	}
+	c.turn(t)
+	if note := lastNote(4); note == off {
+		t.Errorf("on again, the record still says %q", note)
+	}
+
+	demo, err := a.sessions.OpenDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.live.SetLiveEviction(demo.Key, false); err == nil {
+		t.Error("a session the proxy did not record was accepted")
 	}
 }

@@ -146,6 +146,16 @@ type Over struct {
 	Why     string `json:"why,omitempty"`
 }
 
+// Live is what the recording proxy did to one request under live
+// eviction: forwarded rewritten or as sent, and its note (how many blocks
+// it evicted, the input's size before and after in the proxy's count, or
+// why it forwarded the request as sent).
+type Live struct {
+	Request   int    `json:"k"`
+	Rewritten bool   `json:"rewritten"`
+	Note      string `json:"note"`
+}
+
 // SourceCompaction is the source agent's own compaction, before request
 // Next (-1: after the last request).
 type SourceCompaction struct {
@@ -176,8 +186,12 @@ type Timeline struct {
 	Restored    []Mark             `json:"restored"`
 	Unreachable []Over             `json:"unreachable"`
 	Compactions []SourceCompaction `json:"compactions"`
-	Cost        cwl.CostSummary    `json:"cost"`
-	Assumptions []string           `json:"assumptions"`
+	// Live are the decisions the recording proxy made as the agent ran,
+	// for a session it recorded under live eviction: the requests it
+	// rewrote, and those it had a reason to forward as sent.
+	Live        []Live          `json:"live"`
+	Cost        cwl.CostSummary `json:"cost"`
+	Assumptions []string        `json:"assumptions"`
 	// EpisodeCount counts the declared or inferred episodes over every
 	// context (unannotated runs left out).
 	EpisodeCount int `json:"episodeCount"`
@@ -268,7 +282,7 @@ func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
 	out := &Timeline{Policy: t.Policy, Episodes: string(t.Episodes), Counter: t.Counter, Budget: t.Budget, Categories: t.Categories,
 		Before: u.Before, After: make([]int, n), Cached: []int{}, Context: u.Context, Lines: u.Lines,
 		Cats: [][]int32{}, Evictions: make([]Mark, 0, evicted), Restored: make([]Mark, 0, restored), Unreachable: make([]Over, 0, over),
-		Compactions: u.Compactions, Cost: t.Cost, Assumptions: t.Assumptions, EpisodeCount: u.EpisodeCount,
+		Compactions: u.Compactions, Live: u.Live, Cost: t.Cost, Assumptions: t.Assumptions, EpisodeCount: u.EpisodeCount,
 		CounterName: r.truth.counter, CounterNote: r.truth.counterNote() + r.source, Reported: r.truth.reported, ReportedOutput: r.truth.output,
 		Unlogged: u.Unlogged, Calibration: r.truth.calibration, Window: u.Window}
 	if parts.split {

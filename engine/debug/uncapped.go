@@ -3,6 +3,7 @@ package debug
 import (
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/report"
+	"ctxscope/engine/session"
 )
 
 // Uncapped is what every timeline of a prepared replay shows alike,
@@ -19,6 +20,8 @@ type Uncapped struct {
 	Unlogged     []int
 	EpisodeCount int
 	Compactions  []SourceCompaction
+	// Live are the recording proxy's decisions, by request.
+	Live []Live
 	// Window is the context window of the thread's last request's model
 	// that records one (0: unknown).
 	Window int
@@ -35,10 +38,13 @@ func (r *Replay) measureUncapped() error {
 		return err
 	}
 	n := len(t.Requests)
-	u := &Uncapped{Before: make([]int, n), Context: make([]int, n), Lines: make([]int, n), Unlogged: make([]int, n), Compactions: []SourceCompaction{}}
+	u := &Uncapped{Before: make([]int, n), Context: make([]int, n), Lines: make([]int, n), Unlogged: make([]int, n), Compactions: []SourceCompaction{}, Live: []Live{}}
 	for k := range t.Requests {
 		pt := &t.Requests[k]
 		u.Before[k], u.Context[k], u.Lines[k] = pt.Before, pt.Context, r.reqs[k].Entry.Line
+		if rewritten, note, ok := session.ReadLiveNote(r.reqs[k].Entry); ok {
+			u.Live = append(u.Live, Live{Request: k, Rewritten: rewritten, Note: note})
+		}
 	}
 	for k, s := range r.truth.scales {
 		if s.Overhead > 0 {

@@ -1,6 +1,7 @@
 package evict
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"ctxscope/engine/debug"
+	"ctxscope/engine/ingest/proxyrec"
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/proxy"
 )
@@ -355,6 +358,30 @@ func liveEviction(t *testing.T, newAgent func(string) agent) {
 			t.Errorf("request %d: the replay's rewrite differs from the forwarded body", k)
 		}
 		replay.Record(r)
+	}
+	// The debugger's timeline of the recorded conversation shows the live
+	// decisions: a mark for each request forwarded rewritten.
+	conv := proxyrec.NewConversation("c.jsonl")
+	for _, r := range recs {
+		conv.Add(r)
+	}
+	rep, err := debug.New(context.Background(), conv.Session(), debug.Params{Policy: "paper", Budget: budget, Episodes: "inferred"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := rep.Timeline(debug.Params{Policy: "paper", Budget: budget, Episodes: "inferred"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := 0
+	for _, m := range tl.Live {
+		if !m.Rewritten || recs[m.Request].Forwarded == nil || m.Note != recs[m.Request].Rewrite {
+			t.Errorf("live mark %+v does not match record %d (%q)", m, m.Request, recs[m.Request].Rewrite)
+		}
+		marked++
+	}
+	if marked != rewritten {
+		t.Errorf("%d live marks on the timeline, %d requests rewritten", marked, rewritten)
 	}
 	t.Logf("%d of %d requests rewritten at τ %d", rewritten, len(recs), budget)
 }

@@ -21,8 +21,9 @@ type Evictor struct {
 	// long as they stay under τ (0: every request evicts to τ).
 	step int
 
-	mu    sync.Mutex
-	convs map[string]*conversation
+	mu     sync.Mutex
+	convs  map[string]*conversation
+	paused map[string]bool // conversations whose requests go as sent
 }
 
 // conversation is what the evictor knows of one conversation: its
@@ -58,7 +59,7 @@ func New(policy string, budget int, counter string) (*Evictor, error) {
 	if budget <= 0 {
 		return nil, fmt.Errorf("evict: the budget must be positive")
 	}
-	return &Evictor{params: debug.Params{Policy: policy, Budget: budget, Counter: counter, Episodes: "inferred"}, convs: map[string]*conversation{}}, nil
+	return &Evictor{params: debug.Params{Policy: policy, Budget: budget, Counter: counter, Episodes: "inferred"}, convs: map[string]*conversation{}, paused: map[string]bool{}}, nil
 }
 
 // SetStep sets the hysteresis, in tokens: a request over τ is evicted
@@ -71,6 +72,26 @@ func (e *Evictor) SetStep(step int) error {
 	}
 	e.step = step
 	return nil
+}
+
+// SetPaused turns eviction off (paused) or on again for conversation
+// conv: the kill switch of one agent's session. While paused, its
+// requests go as sent, each with a note saying so; its exchanges are
+// still remembered, so that eviction resumes where the replay is.
+func (e *Evictor) SetPaused(conv string, paused bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if paused {
+		e.paused[conv] = true
+	} else {
+		delete(e.paused, conv)
+	}
+}
+
+func (e *Evictor) isPaused(conv string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.paused[conv]
 }
 
 // Record remembers a finished exchange of a conversation: a later
@@ -92,6 +113,9 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 	case proxy.APIChat, proxy.APIAnthropic, proxy.APIResponses, proxy.APIGemini:
 	default:
 		return nil, "not rewritten: not a request of a known API"
+	}
+	if e.isPaused(conv) {
+		return nil, "not rewritten: eviction is turned off for this conversation"
 	}
 	if !json.Valid(body) {
 		return nil, "not rewritten: the body is not JSON"

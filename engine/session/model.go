@@ -117,7 +117,9 @@ type Entry struct {
 
 	// Value holds the payload of bookkeeping entries: the model id of a
 	// model change, the level of a thinking-level change, the text of a label
-	// or a session name.
+	// or a session name. On the response to a request that crossed the
+	// recording proxy under live eviction, it says what the proxy did to
+	// the request ([LiveNote]).
 	Value string `json:"value,omitempty"`
 	// Target is the entry a label points at.
 	Target string `json:"target,omitempty"`

@@ -70,6 +70,17 @@ export async function startServeWithEnv(env, ...args) {
   };
 }
 
+// startModelServer builds and runs the tests' model server
+// (engine/modeltest/cmd/modelserver), which answers each request after
+// delay; it returns its URL and process.
+export async function startModelServer(workdir, delay) {
+  const out = join(repo, 'build/bin/modelserver');
+  execFileSync('go', ['build', '-o', out, './engine/modeltest/cmd/modelserver'], { cwd: repo, stdio: 'inherit' });
+  const proc = spawn(out, ['-workdir', workdir, '-delay', delay], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const m = await waitForLine(proc.stdout, /^(http:\/\/\S+)$/, 20_000, 'the model server URL');
+  return { url: m[1], proc };
+}
+
 // createUserToken makes a token for a user of a workspace (the directory,
 // or with store a PostgreSQL URL) with `ctxscope token create`, and
 // returns it.

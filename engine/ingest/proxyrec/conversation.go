@@ -29,6 +29,9 @@ func (c *Conversation) Add(rec *proxy.Record) {
 	c.d.out = nil
 }
 
+// Session returns the conversation's session so far.
+func (c *Conversation) Session() *session.Session { return c.d.Finish() }
+
 // Records returns how many records were added.
 func (c *Conversation) Records() int { return c.n }
 

@@ -113,6 +113,7 @@ func (d *decoder) request(rec *proxy.Record, req *request, n int) {
 	}
 	res := d.response(rec, req)
 	e := d.add("L"+strconv.Itoa(n), parentOf(path), n, "response", res)
+	e.Value = session.LiveNote(rec.Forwarded != nil, rec.Rewrite)
 	d.path = append(path, node{e.ID, hashOf(res)})
 }
 

@@ -10,7 +10,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repo, screenshot, serveForSuite, waitForLine } from '../lib.mjs';
+import { repo, screenshot, serveForSuite, startModelServer } from '../lib.mjs';
 
 const suite = serveForSuite();
 
@@ -22,16 +22,6 @@ function codexBinary() {
   const bin = join(repo, '.cache/agents/codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex');
   assert.ok(existsSync(bin), `${bin} is missing: run scripts/setup.sh test`);
   return bin;
-}
-
-// startModelServer builds and runs the tests' model server, which answers
-// each request after delay.
-async function startModelServer(workdir, delay) {
-  const out = join(repo, 'build/bin/modelserver');
-  execFileSync('go', ['build', '-o', out, './engine/modeltest/cmd/modelserver'], { cwd: repo, stdio: 'inherit' });
-  const proc = spawn(out, ['-workdir', workdir, '-delay', delay], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const m = await waitForLine(proc.stdout, /^(http:\/\/\S+)$/, 20_000, 'the model server URL');
-  return { url: m[1], proc };
 }
 
 test('a real agent recorded through the proxy shows in the session list while it runs', { timeout: 180_000 }, async () => {

@@ -1,9 +1,12 @@
 // Command modelserver runs the tests' model server (engine/modeltest) on
 // a loopback port, for tests outside Go (the browser tests run a real
-// agent through ctxscope's proxy to it). It plays a short scripted task
-// whose prompt holds the marker CTXSCOPE-E2E-TASK: five reads of notes.md
-// and a final answer, each answer after -delay. It prints its URL on the
-// first line and serves until killed.
+// agent through ctxscope's proxy to it). It plays two scripted tasks,
+// each answer after -delay: the one whose prompt holds the marker
+// CTXSCOPE-E2E-TASK is five reads of notes.md and a final answer; the one
+// whose prompt holds CTXSCOPE-E2E-EVICT is four rounds of exploring and
+// changing (two reads, a test run, an edit, each round announced), long
+// enough for live eviction at a few thousand tokens. It prints its URL on
+// the first line and serves until killed.
 package main
 
 import (
@@ -21,9 +24,18 @@ func main() {
 	delay := flag.Duration("delay", 0, "how long to wait before each answer")
 	flag.Parse()
 	read := modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}}
-	srv := modeltest.Start(modeltest.Script{Workdir: *workdir, Delay: *delay, Tasks: []modeltest.Task{{
-		Marker: "CTXSCOPE-E2E-TASK", Steps: []modeltest.Step{read, read, read, read, read}, Final: "The notes say where the adder lives.",
-	}}})
+	var rounds []modeltest.Step
+	for round := range 4 {
+		rounds = append(rounds,
+			modeltest.Step{Say: "Looking at part " + string(rune('A'+round)) + " next.", Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "a.txt"}}},
+			modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "b.txt"}}},
+			modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Bash, Command: "make test"}}},
+			modeltest.Step{Say: "Fixing it.", Calls: []modeltest.Action{{Kind: modeltest.Edit, Path: "a.txt", Old: "x", New: "y"}}})
+	}
+	srv := modeltest.Start(modeltest.Script{Workdir: *workdir, Delay: *delay, Tasks: []modeltest.Task{
+		{Marker: "CTXSCOPE-E2E-TASK", Steps: []modeltest.Step{read, read, read, read, read}, Final: "The notes say where the adder lives."},
+		{Marker: "CTXSCOPE-E2E-EVICT", Steps: rounds, Final: "Done."},
+	}})
 	defer srv.Close()
 	fmt.Println(srv.URL)
 	stop := make(chan os.Signal, 1)

@@ -460,6 +460,13 @@ export interface LLM {
   keySet: boolean;
 }
 
+// Live is debug.Live.
+export interface Live {
+  k: number;
+  rewritten: boolean;
+  note: string;
+}
+
 // Location is debug.Location.
 export interface Location {
   request: number;
@@ -676,6 +683,7 @@ export interface ProxyState {
   policy?: string;
   budget?: number;
   step?: number;
+  paused: string[];
 }
 
 // Question is app.Question.
@@ -994,6 +1002,7 @@ export interface Timeline {
   restored: Mark[];
   unreachable: Over[];
   compactions: SourceCompaction[];
+  live: Live[];
   cost: CostSummary;
   assumptions: string[];
   episodeCount: number;
@@ -1122,6 +1131,7 @@ export const Live = {
   SetDiscovery: (on: boolean) => call<Discovery>('Live', 'SetDiscovery', on),
   Proxy: () => call<ProxyState>('Live', 'Proxy'),
   SetProxy: (s: ProxySettings) => call<ProxyState>('Live', 'SetProxy', s),
+  SetLiveEviction: (key: string, on: boolean) => call<ProxyState>('Live', 'SetLiveEviction', key, on),
   Follow: (key: string) => call<void>('Live', 'Follow', key),
   Unfollow: (key: string) => call<void>('Live', 'Unfollow', key),
   Following: () => call<string[]>('Live', 'Following'),

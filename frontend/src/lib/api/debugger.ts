@@ -41,6 +41,7 @@ export const liveApi = {
   setDiscovery: Live.SetDiscovery,
   proxy: Live.Proxy,
   setProxy: Live.SetProxy,
+  setLiveEviction: Live.SetLiveEviction,
   // onDiscovered calls fn when watching the agents' directories brought
   // new sessions; it returns the function that stops listening.
   onDiscovered: (fn: (d: Discovered) => void) => backend.on('sessions:discovered', (d) => fn(d as Discovered)),

@@ -18,6 +18,11 @@ type geminiRequest struct {
 			ParametersJSONSchema *geminiSchema `json:"parametersJsonSchema"`
 		} `json:"functionDeclarations"`
 	} `json:"tools"`
+	GenerationConfig struct {
+		ResponseMimeType   string          `json:"responseMimeType"`
+		ResponseJSONSchema json.RawMessage `json:"responseJsonSchema"`
+		ResponseSchema     json.RawMessage `json:"responseSchema"`
+	} `json:"generationConfig"`
 }
 
 type geminiSchema struct {
@@ -90,6 +95,18 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		openAIError(w, http.StatusBadRequest, err.Error())
 		return
+	}
+	if g := req.GenerationConfig; task == "" && g.ResponseMimeType == "application/json" {
+		// A side call that wants JSON, not a turn of the script: Gemini
+		// CLI's check for an unproductive loop, after 30 turns. It gets
+		// the schema's zero object (a confidence of 0: no loop), where
+		// "Done." would make the agent retry for minutes.
+		schema := g.ResponseJSONSchema
+		if schema == nil {
+			schema = g.ResponseSchema
+		}
+		zero, _ := json.Marshal(zeroOf(schema))
+		parts = []part{{Text: string(zero)}}
 	}
 	var calls []Call
 	var out []map[string]any
@@ -191,3 +208,33 @@ func geminiToolCallsSent(body []byte) map[string]json.RawMessage {
 }
 
 func geminiKey(n int) string { return "#" + strconv.Itoa(n) }
+
+// zeroOf is the zero value of a JSON schema: an object with each of its
+// properties zero, "" for a string, 0 for a number, false, [] or null.
+func zeroOf(schema json.RawMessage) any {
+	var sc struct {
+		Type       any                        `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &sc) != nil {
+		return nil
+	}
+	typ, _ := sc.Type.(string)
+	switch strings.ToLower(typ) {
+	case "object":
+		out := map[string]any{}
+		for name, p := range sc.Properties {
+			out[name] = zeroOf(p)
+		}
+		return out
+	case "string":
+		return ""
+	case "number", "integer":
+		return 0
+	case "boolean":
+		return false
+	case "array":
+		return []any{}
+	}
+	return nil
+}

@@ -46,25 +46,40 @@ func TestClaudeCodeRecallsOverMCP(t *testing.T) {
 	agent := pinnedAgent(t, "claude-code")
 	sb := newSandbox(t, project)
 	const budget = 19000
-	var mcpConfig string
-	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) {
-		recs := &mcprecall.Records{Dir: dir, Params: debug.Params{Policy: "paper", Budget: budget, Episodes: "inferred"},
-			Options: recall.Options{Counter: tokens.Estimator{}, Index: lexical.Build}}
-		h, err := mcprecall.ListenHTTP(mcprecall.NewServer(recs, "test"), "127.0.0.1:0", proxy.NewToken())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { h.Close() })
-		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ctxscope": map[string]any{"type": "http", "url": h.URL()}}})
-		mcpConfig = string(cfg)
-	}, func(base string) {
+	var url string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ctxscope": map[string]any{"type": "http", "url": url}}})
 		bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 		sb.run(t, 6*time.Minute, []string{"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=test-key",
 			"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
 			bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose",
-			"--mcp-config", mcpConfig, "--strict-mcp-config")
+			"--mcp-config", string(cfg), "--strict-mcp-config")
 	})
+	checkRecall(t, reqs)
+}
 
+// recallServer serves ctxscope's MCP recall over the proxy's records in
+// dir, evicted under the paper policy at budget, on streamable HTTP, and
+// returns its URL.
+func recallServer(t *testing.T, dir string, budget int) string {
+	t.Helper()
+	recs := &mcprecall.Records{Dir: dir, Params: debug.Params{Policy: "paper", Budget: budget, Episodes: "inferred"},
+		Options: recall.Options{Counter: tokens.Estimator{}, Index: lexical.Build}}
+	h, err := mcprecall.ListenHTTP(mcprecall.NewServer(recs, "test"), "127.0.0.1:0", proxy.NewToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h.URL()
+}
+
+// checkRecall checks the requests the model server received in a run of
+// longCodingTask: at least 40 tool calls, a call of the recall tool made
+// in a request that no longer held notes.md, and the next request of the
+// task holding the recall's result, with notes.md and the level that had
+// evicted it.
+func checkRecall(t *testing.T, reqs []modeltest.Request) {
+	t.Helper()
 	calls := 0
 	asked := -1 // the request the model called recall in
 	for k, r := range reqs {
@@ -82,13 +97,11 @@ func TestClaudeCodeRecallsOverMCP(t *testing.T) {
 		t.Errorf("%d tool calls, want at least 40", calls)
 	}
 	if asked < 0 {
-		t.Fatal("the model never called recall: Claude Code did not offer ctxscope's tool")
+		t.Fatal("the model never called recall: the agent did not offer ctxscope's tool")
 	}
-	// What the server received when the model asked: notes.md gone.
 	if strings.Contains(string(reqs[asked].Body), notesLine) {
 		t.Errorf("the request recall was called in still held notes.md: nothing was evicted to recall")
 	}
-	// The next request of the task carries the recall's result.
 	var answer string
 	for _, r := range reqs[asked+1:] {
 		if r.Task == mainMarker {
@@ -105,4 +118,23 @@ func TestClaudeCodeRecallsOverMCP(t *testing.T) {
 		t.Errorf("the recall's result, as the server received it, lacks notes.md or its level: %.600s", got)
 	}
 	t.Logf("%d tool calls; recall asked in request %d of %d, answered with notes.md", calls, asked+1, len(reqs))
+}
+
+// TestGeminiCLIRecallsOverMCP runs the real Gemini CLI on the 41-call task
+// through the proxy under eviction, with ctxscope's MCP server in its
+// settings (httpUrl), and checks what TestClaudeCodeRecallsOverMCP does.
+func TestGeminiCLIRecallsOverMCP(t *testing.T) {
+	agent := pinnedAgent(t, "gemini-cli")
+	sb := newSandbox(t, project)
+	const budget = 12000
+	var url string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+		sb.writeFile(t, filepath.Join(sb.home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}},`+
+			`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"general":{"disableAutoUpdate":true,"disableUpdateNag":true},"ide":{"enabled":false},`+
+			`"mcpServers":{"ctxscope":{"httpUrl":"`+url+`","trust":true}}}`)
+		sb.run(t, 6*time.Minute, []string{"GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL=" + base, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},
+			"/usr/bin/node", filepath.Join(agent.dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
+			"-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format", "json")
+	})
+	checkRecall(t, reqs)
 }

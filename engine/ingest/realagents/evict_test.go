@@ -107,7 +107,16 @@ func underEviction(t *testing.T, sb *sandbox, script modeltest.Script, budget in
 	if rewritten == 0 {
 		t.Errorf("no request of %d was rewritten at τ %d", total, budget)
 	}
-	t.Logf("%d of %d requests rewritten at τ %d; the agent completed", rewritten, total, budget)
+	peak := 0
+	for _, r := range all {
+		if _, rest, ok := strings.Cut(r.Rewrite, ": "); ok {
+			var before int
+			if _, err := fmt.Sscanf(rest, "%d tokens before", &before); err == nil {
+				peak = max(peak, before)
+			}
+		}
+	}
+	t.Logf("%d of %d requests rewritten at τ %d (the largest input before eviction: %d tokens); the agent completed", rewritten, total, budget, peak)
 	return srv.Requests(), all
 }
 

@@ -2,6 +2,7 @@ package realagents
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,6 +136,48 @@ func TestGeminiCLIRecallsOverMCP(t *testing.T) {
 		sb.run(t, 6*time.Minute, []string{"GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL=" + base, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},
 			"/usr/bin/node", filepath.Join(agent.dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
 			"-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format", "json")
+	})
+	checkRecall(t, reqs)
+}
+
+// TestOpenCodeRecallsOverMCP runs the real OpenCode on the 41-call task
+// through the proxy under eviction, with ctxscope's MCP server in its
+// opencode.json (a remote server), and checks what
+// TestClaudeCodeRecallsOverMCP does.
+func TestOpenCodeRecallsOverMCP(t *testing.T) {
+	agent := pinnedAgent(t, "opencode")
+	sb := newSandbox(t, project)
+	const budget = 6000
+	var url string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+		sb.writeFile(t, filepath.Join(sb.home, ".config", "opencode", "opencode.json"), fmt.Sprintf(`{
+  "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "mock", "options": {"baseURL": "%s/v1", "apiKey": "test-key"},
+    "models": {"gpt-4.1": {"name": "gpt-4.1", "tool_call": true, "limit": {"context": 128000, "output": 16000}}}}},
+  "mcp": {"ctxscope": {"type": "remote", "url": "%s", "enabled": true}},
+  "permission": {"*": "allow"}, "autoupdate": false, "share": "disabled"
+}`, base, url))
+		sb.run(t, 6*time.Minute, []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1"},
+			filepath.Join(agent.dir, "node_modules", "opencode-linux-x64", "bin", "opencode"), "run", "--model", "mock/gpt-4.1", "--format", "json", prompt)
+	})
+	checkRecall(t, reqs)
+}
+
+// TestCopilotCLIRecallsOverMCP runs the real Copilot CLI on the 41-call
+// task through the proxy under eviction, with ctxscope's MCP server given
+// by --additional-mcp-config (an http server), and checks what
+// TestClaudeCodeRecallsOverMCP does.
+func TestCopilotCLIRecallsOverMCP(t *testing.T) {
+	agent := pinnedAgent(t, "copilot-cli")
+	sb := newSandbox(t, project)
+	const budget = 8000
+	var url string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ctxscope": map[string]any{"type": "http", "url": url, "tools": []string{"*"}}}})
+		bin := filepath.Join(agent.dir, "node_modules", "@github", "copilot-linux-x64", "copilot")
+		sb.run(t, 6*time.Minute, []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + base + "/v1", "COPILOT_PROVIDER_TYPE=openai",
+			"COPILOT_PROVIDER_API_KEY=test-key", "COPILOT_PROVIDER_WIRE_API=completions", "COPILOT_MODEL=gpt-4.1"},
+			bin, "-p", prompt, "--allow-all-tools", "--no-auto-update", "--disable-client-telemetry", "--model", "gpt-4.1",
+			"--additional-mcp-config", string(cfg))
 	})
 	checkRecall(t, reqs)
 }

@@ -56,20 +56,34 @@ func (c *chatClient) turn(t *testing.T) bool {
 	return len(calls) > 0
 }
 
+// readingTask starts the model server on a task of marker that reads
+// notes.md reads times, and an app on a new workspace whose events rec
+// records. The server is closed when the test ends.
+func readingTask(t *testing.T, marker string, reads int) (*modeltest.Server, *App, *eventRecorder) {
+	t.Helper()
+	steps := []modeltest.Step{}
+	for i := range reads {
+		st := modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}}
+		if i == 0 {
+			st.Say = "Reading."
+		}
+		steps = append(steps, st)
+	}
+	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: marker, Steps: steps, Final: "Done."}}})
+	t.Cleanup(srv.Close)
+	a := newApp(t, Options{Workspace: t.TempDir(), Home: t.TempDir()})
+	rec := &eventRecorder{events: make(chan recorded, 1024)}
+	a.SetPlatform(rec)
+	return srv, a, rec
+}
+
 // TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns turns the recording
 // proxy on, runs a conversation through it to the model server, and
 // checks that the conversation is a session of the workspace that grows
 // with each request while it runs, that the proxy's state says how to
 // reach it, and that turning it off closes its port.
 func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
-	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: "PROXY-TASK", Steps: []modeltest.Step{
-		{Say: "Reading.", Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
-		{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
-	}, Final: "Done."}}})
-	defer srv.Close()
-	a := newApp(t, Options{Workspace: t.TempDir(), Home: t.TempDir()})
-	rec := &eventRecorder{events: make(chan recorded, 1024)}
-	a.SetPlatform(rec)
+	srv, a, rec := readingTask(t, "PROXY-TASK", 2)
 
 	st, err := a.live.SetProxy(ProxySettings{On: true, Addr: "127.0.0.1:0", Upstreams: []string{srv.URL}})
 	if err != nil || !st.On || !strings.HasPrefix(st.BaseURL, "http://127.0.0.1:") || len(st.Agents) == 0 || st.Upstreams["openai"] != srv.URL {
@@ -157,15 +171,7 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 // a note saying why; the choice is in the proxy's state and kept across a
 // restart of the proxy; a session the proxy did not record is refused.
 func TestLiveEvictionKillSwitch(t *testing.T) {
-	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: "KILL-TASK", Steps: []modeltest.Step{
-		{Say: "Reading.", Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
-		{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
-		{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}},
-	}, Final: "Done."}}})
-	defer srv.Close()
-	a := newApp(t, Options{Workspace: t.TempDir(), Home: t.TempDir()})
-	rec := &eventRecorder{events: make(chan recorded, 1024)}
-	a.SetPlatform(rec)
+	srv, a, rec := readingTask(t, "KILL-TASK", 3)
 	st, err := a.live.SetProxy(ProxySettings{On: true, Addr: "127.0.0.1:0", Upstreams: []string{srv.URL}, Policy: "paper", Budget: 20})
 	if err != nil {
 		t.Fatal(err)

@@ -258,18 +258,7 @@ func TestLiveEvictionThroughTheProxy(t *testing.T) {
 // proxy's records and the requests the model server received.
 func playThrough(t *testing.T, newAgent func(string) agent, budget, step int, evicting bool) ([]*proxy.Record, []modeltest.Request) {
 	t.Helper()
-	// Rounds of exploring and changing: read, read, run, edit, each
-	// round announced, so that the episodes an agent declares none of
-	// can be inferred.
-	var steps []modeltest.Step
-	for round := range 4 {
-		steps = append(steps,
-			modeltest.Step{Say: "Looking at part " + string(rune('A'+round)) + " next.", Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "a.txt"}}},
-			modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "b.txt"}}},
-			modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Bash, Command: "make test"}}},
-			modeltest.Step{Say: "Fixing it.", Calls: []modeltest.Action{{Kind: modeltest.Edit, Path: "a.txt", Old: "x", New: "y"}}})
-	}
-	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: "EVICT-TASK", Steps: steps, Final: "Done."}}})
+	srv := modeltest.Start(modeltest.Script{Workdir: "/w", Tasks: []modeltest.Task{{Marker: "EVICT-TASK", Steps: modeltest.Rounds(4), Final: "Done."}}})
 	defer srv.Close()
 	kept := &records{}
 	opts := proxy.Options{Token: "evict-test-token-0000", Sink: kept}

@@ -91,3 +91,19 @@ func (s Script) abs(p string) string {
 	}
 	return filepath.Join(s.Workdir, p)
 }
+
+// Rounds is a task of n rounds of exploring and changing: two reads, a
+// test run and an edit, each round announced, so that a replay can infer
+// the episodes of an agent that declares none. Live eviction's tests run
+// it.
+func Rounds(n int) []Step {
+	var steps []Step
+	for round := range n {
+		steps = append(steps,
+			Step{Say: "Looking at part " + string(rune('A'+round)) + " next.", Calls: []Action{{Kind: Read, Path: "a.txt"}}},
+			Step{Calls: []Action{{Kind: Read, Path: "b.txt"}}},
+			Step{Calls: []Action{{Kind: Bash, Command: "make test"}}},
+			Step{Say: "Fixing it.", Calls: []Action{{Kind: Edit, Path: "a.txt", Old: "x", New: "y"}}})
+	}
+	return steps
+}

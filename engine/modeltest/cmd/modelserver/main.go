@@ -24,17 +24,9 @@ func main() {
 	delay := flag.Duration("delay", 0, "how long to wait before each answer")
 	flag.Parse()
 	read := modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "notes.md"}}}
-	var rounds []modeltest.Step
-	for round := range 4 {
-		rounds = append(rounds,
-			modeltest.Step{Say: "Looking at part " + string(rune('A'+round)) + " next.", Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "a.txt"}}},
-			modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Read, Path: "b.txt"}}},
-			modeltest.Step{Calls: []modeltest.Action{{Kind: modeltest.Bash, Command: "make test"}}},
-			modeltest.Step{Say: "Fixing it.", Calls: []modeltest.Action{{Kind: modeltest.Edit, Path: "a.txt", Old: "x", New: "y"}}})
-	}
 	srv := modeltest.Start(modeltest.Script{Workdir: *workdir, Delay: *delay, Tasks: []modeltest.Task{
 		{Marker: "CTXSCOPE-E2E-TASK", Steps: []modeltest.Step{read, read, read, read, read}, Final: "The notes say where the adder lives."},
-		{Marker: "CTXSCOPE-E2E-EVICT", Steps: rounds, Final: "Done."},
+		{Marker: "CTXSCOPE-E2E-EVICT", Steps: modeltest.Rounds(4), Final: "Done."},
 	}})
 	defer srv.Close()
 	fmt.Println(srv.URL)

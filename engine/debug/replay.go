@@ -156,6 +156,15 @@ type Live struct {
 	Note      string `json:"note"`
 }
 
+// LiveCost is what a run recorded through the proxy under live eviction
+// cost: Recorded from the usage the provider reported for the requests
+// as forwarded, Unmodified from a replay without eviction of the requests
+// as the agent sent them; both under the same prices and cache model.
+type LiveCost struct {
+	Recorded   cwl.CostSummary `json:"recorded"`
+	Unmodified cwl.CostSummary `json:"unmodified"`
+}
+
 // SourceCompaction is the source agent's own compaction, before request
 // Next (-1: after the last request).
 type SourceCompaction struct {
@@ -189,7 +198,10 @@ type Timeline struct {
 	// Live are the decisions the recording proxy made as the agent ran,
 	// for a session it recorded under live eviction: the requests it
 	// rewrote, and those it had a reason to forward as sent.
-	Live        []Live          `json:"live"`
+	Live []Live `json:"live"`
+	// LiveCost, for such a session, sets what the run cost as it happened
+	// beside what it would have cost as the agent sent it.
+	LiveCost    *LiveCost       `json:"liveCost,omitempty"`
 	Cost        cwl.CostSummary `json:"cost"`
 	Assumptions []string        `json:"assumptions"`
 	// EpisodeCount counts the declared or inferred episodes over every
@@ -282,7 +294,7 @@ func (r *Replay) view(t *cwl.Timeline, parts timelineParts) *Timeline {
 	out := &Timeline{Policy: t.Policy, Episodes: string(t.Episodes), Counter: t.Counter, Budget: t.Budget, Categories: t.Categories,
 		Before: u.Before, After: make([]int, n), Cached: []int{}, Context: u.Context, Lines: u.Lines,
 		Cats: [][]int32{}, Evictions: make([]Mark, 0, evicted), Restored: make([]Mark, 0, restored), Unreachable: make([]Over, 0, over),
-		Compactions: u.Compactions, Live: u.Live, Cost: t.Cost, Assumptions: t.Assumptions, EpisodeCount: u.EpisodeCount,
+		Compactions: u.Compactions, Live: u.Live, LiveCost: u.LiveCost, Cost: t.Cost, Assumptions: t.Assumptions, EpisodeCount: u.EpisodeCount,
 		CounterName: r.truth.counter, CounterNote: r.truth.counterNote() + r.source, Reported: r.truth.reported, ReportedOutput: r.truth.output,
 		Unlogged: u.Unlogged, Calibration: r.truth.calibration, Window: u.Window}
 	if parts.split {

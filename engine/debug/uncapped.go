@@ -20,8 +20,11 @@ type Uncapped struct {
 	Unlogged     []int
 	EpisodeCount int
 	Compactions  []SourceCompaction
-	// Live are the recording proxy's decisions, by request.
-	Live []Live
+	// Live are the recording proxy's decisions, by request, and LiveCost
+	// what the run cost as recorded and without eviction (nil when the
+	// proxy made no decision).
+	Live     []Live
+	LiveCost *LiveCost
 	// Window is the context window of the thread's last request's model
 	// that records one (0: unknown).
 	Window int
@@ -45,6 +48,15 @@ func (r *Replay) measureUncapped() error {
 		if rewritten, note, ok := session.ReadLiveNote(r.reqs[k].Entry); ok {
 			u.Live = append(u.Live, Live{Request: k, Rewritten: rewritten, Note: note})
 		}
+	}
+	if len(u.Live) > 0 {
+		usage := make([]*session.Usage, n)
+		for k := range usage {
+			if m := r.reqs[k].Entry.Message; m != nil {
+				usage[k] = m.Usage
+			}
+		}
+		u.LiveCost = &LiveCost{Recorded: cwl.RecordedCost(usage, r.runOptions(Params{})), Unmodified: t.Cost}
 	}
 	for k, s := range r.truth.scales {
 		if s.Overhead > 0 {

@@ -372,6 +372,13 @@ func liveEviction(t *testing.T, newAgent func(string) agent) {
 	if marked != rewritten {
 		t.Errorf("%d live marks on the timeline, %d requests rewritten", marked, rewritten)
 	}
+	// And what the run cost as recorded, beside the replay of the
+	// requests as sent: the recorded figures are the usage's.
+	cache := Cache(recs)
+	if lc := tl.LiveCost; lc == nil || lc.Recorded.Input != int64(cache.Prompt) || lc.Recorded.CacheRead != int64(cache.Cached) ||
+		lc.Unmodified.Input <= lc.Recorded.Input {
+		t.Errorf("live cost %+v, the usage's %+v", tl.LiveCost, cache)
+	}
 	t.Logf("%d of %d requests rewritten at τ %d", rewritten, len(recs), budget)
 }
 

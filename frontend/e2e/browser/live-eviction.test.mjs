@@ -2,7 +2,8 @@
 // policy at τ 6,000; an agent (a Chat Completions client playing the
 // model server's eviction task) runs through it; the debugger, opened on
 // the conversation at the same policy and τ, marks the requests the proxy
-// rewrote (from its records) beside the replay's evictions, and its kill
+// rewrote (from its records) beside the replay's evictions, its τ sweep
+// sets the run's recorded cost beside the requests as sent, and its kill
 // switch turns eviction off for that
 // conversation alone: the next request goes as sent.
 import { test } from 'node:test';
@@ -73,6 +74,14 @@ test('the debugger shows a conversation under live eviction, and turns it off fo
     assert.ok(await toggle.isChecked(), 'eviction is on for the conversation');
     assert.match(await page.textContent('[data-testid=live-evict]'), /evict live \(paper, τ 6,000\)/);
     await screenshot(page, 'live-eviction.png');
+    // The τ sweep sets the run as it cost (the provider's usage for the
+    // forwarded requests) beside the requests as sent, replayed.
+    await page.click('[data-testid=panel-sweep]');
+    await page.waitForSelector('[data-testid=sweep-live]');
+    const input = async (row) => (await page.textContent(`[data-testid=${row}] td`)).trim();
+    assert.match(await input('sweep-live-recorded'), /^[\d.]+k?$/);
+    assert.notEqual(await input('sweep-live-recorded'), await input('sweep-live-unmodified'));
+    await screenshot(page, 'live-eviction-sweep.png');
 
     await toggle.click();
     await page.waitForFunction(() => !document.querySelector('[data-testid=live-evict-toggle]').checked);

@@ -467,6 +467,12 @@ export interface Live {
   note: string;
 }
 
+// LiveCost is debug.LiveCost.
+export interface LiveCost {
+  recorded: CostSummary;
+  unmodified: CostSummary;
+}
+
 // Location is debug.Location.
 export interface Location {
   request: number;
@@ -1003,6 +1009,7 @@ export interface Timeline {
   unreachable: Over[];
   compactions: SourceCompaction[];
   live: Live[];
+  liveCost?: LiveCost;
   cost: CostSummary;
   assumptions: string[];
   episodeCount: number;

@@ -50,6 +50,9 @@ export type WirePart = G.WirePart;
 export type SweepPoint = G.SweepPoint;
 
 export type Curve = G.Curve;
+// LiveCost mirrors debug.LiveCost: a run recorded under live eviction,
+// as it cost and as it would have cost sent unmodified.
+export type LiveCost = G.LiveCost;
 
 export type GraphPoint = G.GraphvizPoint;
 

@@ -272,6 +272,12 @@ func ReadFileEach(path string, emit func(*session.Session) error) error {
 	return importEach(im, f, path, emit)
 }
 
+// DetectFile returns the importer of the file at path, which starts with
+// head: as [Detect] does, but a SQLite database is told by its schema and
+// a head that ends inside the file's first value by that value's outline
+// (see detectFile). Importers of files on disk detect with it.
+func DetectFile(path string, head []byte) (Importer, error) { return detectFile(head, path) }
+
 // detectFile detects the format of the file at path (a reader's name is
 // its path), which starts with head. A SQLite database is told by its schema, which SQLite reads
 // wherever its pages lie (OpenCode 1.18 defines its tables past the first

@@ -113,7 +113,7 @@ func (s *Store) importFile(ctx context.Context, abs string, rewrite bool) (*Impo
 	if _, err := f.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("read: %w", err)
 	}
-	im, err := ingest.Detect(head)
+	im, err := ingest.DetectFile(abs, head)
 	if err != nil {
 		return nil, err
 	}

@@ -205,3 +205,27 @@ func TestRecordedTotalsKept(t *testing.T) {
 		t.Errorf("recorded %+v, want %+v", got.Recorded, want.Recorded)
 	}
 }
+
+// TestImportTellsAFileByItsFirstRecordsOutline imports a Claude Code file
+// whose first record is longer than the head detection reads: a chat
+// sniffer that looks for "role" and "content" anywhere in the head once
+// claimed it, and nothing of it was stored. It is told by the first
+// record's outline.
+func TestImportTellsAFileByItsFirstRecordsOutline(t *testing.T) {
+	s := openTemp(t)
+	long := strings.Repeat("pasted log line\\n", 10_000) // 160 KB, escaped newlines
+	line := `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"` + long +
+		`"},"uuid":"u1","timestamp":"2026-06-05T04:56:32.812Z","userType":"external","cwd":"/","sessionId":"first-is-long","version":"2.1.152"}`
+	path := filepath.Join(t.TempDir(), "long-first.jsonl")
+	if err := os.WriteFile(path, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := mustImport(t, s, path)
+	info, err := s.Session(context.Background(), res.Sessions[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Format != "claude-code" || info.ID != "first-is-long" || info.Entries != 1 {
+		t.Errorf("imported as %s %q with %d entries, want claude-code first-is-long with 1", info.Format, info.ID, info.Entries)
+	}
+}

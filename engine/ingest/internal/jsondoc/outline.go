@@ -14,10 +14,16 @@ import (
 // cut to their first element, strings longer than 200 bytes emptied. A
 // document whose first 64 KiB are taken by one value (a trajectory whose
 // info holds a 900 KB patch) is then told by all its keys, not by the
-// first. Memory is bounded by the longest string; the outline by the
-// keys.
+// first. Strings are read only as far as an outline keeps them
+// (shortStrings), so memory is bounded by the longest key the outline
+// writes; the outline by the keys.
 func Outline(r io.Reader) ([]byte, error) {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<16))
+	return outline(&shortStrings{r: bufio.NewReaderSize(r, 1<<16)})
+}
+
+// outline is Outline over r as it is.
+func outline(r io.Reader) ([]byte, error) {
+	dec := json.NewDecoder(r)
 	dec.UseNumber()
 	var out bytes.Buffer
 	if err := outlineValue(dec, &out, 0); err != nil {

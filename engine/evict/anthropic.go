@@ -1,8 +1,9 @@
 package evict
 
 import (
-	"encoding/json"
 	"fmt"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 // anthropicKind is the type of a content block that makes a block of its

@@ -2,8 +2,9 @@ package evict
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 // object is a JSON object whose members are kept as they came, so that a

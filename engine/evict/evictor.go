@@ -2,9 +2,10 @@ package evict
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
+
+	json "github.com/segmentio/encoding/json"
 
 	"ctxscope/engine/debug"
 	"ctxscope/engine/ingest/proxyrec"

@@ -1,8 +1,9 @@
 package evict
 
 import (
-	"encoding/json"
 	"fmt"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 // rewriteGemini applies d to a generateContent body. Its system

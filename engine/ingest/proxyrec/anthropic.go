@@ -1,9 +1,9 @@
 package proxyrec
 
 import (
-	"encoding/json"
-
 	"ctxscope/engine/session"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 // anthropicBlock is a content block of the Messages API.

@@ -1,9 +1,9 @@
 package proxyrec
 
 import (
-	"encoding/json"
-
 	"ctxscope/engine/session"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 // chatToolCall is a Chat Completions tool call (or a streamed piece of

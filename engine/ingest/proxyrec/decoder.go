@@ -1,12 +1,13 @@
 package proxyrec
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+
+	json "github.com/segmentio/encoding/json"
 
 	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/ingest/jsonl"

@@ -1,8 +1,9 @@
 package proxyrec
 
 import (
-	"encoding/json"
 	"strconv"
+
+	json "github.com/segmentio/encoding/json"
 
 	"ctxscope/engine/session"
 )

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+
+	json "github.com/segmentio/encoding/json"
 
 	"ctxscope/engine/session"
 )

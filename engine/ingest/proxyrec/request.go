@@ -2,8 +2,9 @@ package proxyrec
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
+
+	json "github.com/segmentio/encoding/json"
 
 	"ctxscope/engine/proxy"
 	"ctxscope/engine/session"

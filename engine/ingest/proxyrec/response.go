@@ -1,9 +1,10 @@
 package proxyrec
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
+
+	json "github.com/segmentio/encoding/json"
 
 	"ctxscope/engine/proxy"
 	"ctxscope/engine/session"

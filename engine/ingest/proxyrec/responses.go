@@ -1,9 +1,9 @@
 package proxyrec
 
 import (
-	"encoding/json"
-
 	"ctxscope/engine/session"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 // responsesItem is an item of a Responses API input or output.

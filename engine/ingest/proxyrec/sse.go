@@ -2,7 +2,8 @@ package proxyrec
 
 import (
 	"bytes"
-	"encoding/json"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 // events returns the JSON payloads of a response body: the data of each

@@ -75,6 +75,18 @@ func (c *capture) note(p []byte) {
 	}
 }
 
+// fingerprint returns the SHA-256 of the bytes that passed so far and the
+// conversation their body belongs to, as a record would name it.
+func (c *capture) fingerprint(api API) (sum, conversation string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	conversation = "unparsed"
+	if c.n <= int64(len(c.buf)) {
+		conversation = ConversationKey(api, c.buf)
+	}
+	return hex.EncodeToString(c.sum.Sum(nil)), conversation
+}
+
 // firstAt is when the first byte passed, zero if none did.
 func (c *capture) firstAt() time.Time {
 	c.mu.Lock()

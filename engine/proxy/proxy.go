@@ -85,6 +85,13 @@ type exchange struct {
 	// rewrite changed it; rewriteNote says what the rewrite did.
 	forwarded   []byte
 	rewriteNote string
+	// seq numbers a model call in the order the calls started; retryOf
+	// is the call it repeats, noted (under Proxy.mu) once its request
+	// was sent: a call recorded late, while the agent's next one is
+	// already answered, is still the one that came first.
+	seq     int
+	retryOf int
+	noted   bool
 }
 
 type exchangeKey struct{}
@@ -141,6 +148,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	api, call := Classify(r.Method, rest)
 	ex := &exchange{started: time.Now(), api: api, call: call, req: newCapture(p.opts.MaxBody), res: newCapture(p.opts.MaxBody),
 		reqType: r.Header.Get("Content-Type"), reqEnc: r.Header.Get("Content-Encoding")}
+	if call {
+		ex.seq = int(p.seq.Add(1))
+	}
 	out := r.Clone(context.WithValue(r.Context(), exchangeKey{}, ex))
 	out.URL.Path, out.URL.RawPath = rest, ""
 	if r.Body != nil && r.Body != http.NoBody {
@@ -268,6 +278,7 @@ func (p *Proxy) rewriteRequest(pr *httputil.ProxyRequest) {
 
 func (p *Proxy) modifyResponse(res *http.Response) error {
 	ex := res.Request.Context().Value(exchangeKey{}).(*exchange)
+	p.noteRequest(ex)
 	ex.status, ex.resType, ex.resEnc = res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding")
 	if res.Body != nil {
 		res.Body = &teeBody{ReadCloser: res.Body, c: ex.res}
@@ -277,6 +288,7 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 
 func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	ex := r.Context().Value(exchangeKey{}).(*exchange)
+	p.noteRequest(ex)
 	ex.err = err
 	if errors.Is(err, context.Canceled) {
 		return // the agent went away: there is no one to answer
@@ -289,7 +301,8 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 
 // record hands the finished exchange to the sink.
 func (p *Proxy) record(in *http.Request, path string, ex *exchange) {
-	rec := &Record{Version: RecordVersion, Seq: int(p.seq.Add(1)), API: ex.api, Method: in.Method, Path: path,
+	p.noteRequest(ex)
+	rec := &Record{Version: RecordVersion, Seq: ex.seq, RetryOf: ex.retryOf, API: ex.api, Method: in.Method, Path: path,
 		Session: sessionHeaders(in.Header), UserAgent: truncate(in.Header.Get("User-Agent"), 200), Started: ex.started.UTC(), Status: ex.status,
 		Request: ex.req.body(ex.reqType, ex.reqEnc), Response: ex.res.body(ex.resType, ex.resEnc)}
 	rec.DurationMS = ms(time.Since(ex.started))
@@ -311,14 +324,32 @@ func (p *Proxy) record(in *http.Request, path string, ex *exchange) {
 	if !rec.Request.Truncated {
 		rec.Conversation = ConversationKey(ex.api, rec.Request.Raw())
 	}
-	p.mu.Lock()
-	if last, ok := p.last[rec.Conversation]; ok && last.sum == rec.Request.SHA256 {
-		rec.RetryOf = last.seq
-	}
-	p.last[rec.Conversation] = lastRequest{seq: rec.Seq, sum: rec.Request.SHA256}
-	p.mu.Unlock()
 	if err := p.opts.Sink.Record(rec); err != nil && p.opts.Errors != nil {
 		p.opts.Errors(err)
+	}
+}
+
+// noteRequest notes, once, what a model call's request was, once it was
+// sent (the upstream answered, or failed to): which conversation, and
+// whether it repeats that conversation's latest call started before it
+// with the same body (a retry). A compressed body is not compared.
+func (p *Proxy) noteRequest(ex *exchange) {
+	if !ex.call {
+		return
+	}
+	sum, key := ex.req.fingerprint(ex.api)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ex.noted || ex.reqEnc != "" {
+		return
+	}
+	ex.noted = true
+	last, ok := p.last[key]
+	if ok && last.sum == sum && last.seq < ex.seq {
+		ex.retryOf = last.seq
+	}
+	if !ok || last.seq < ex.seq {
+		p.last[key] = lastRequest{seq: ex.seq, sum: sum}
 	}
 }
 

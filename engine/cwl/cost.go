@@ -65,12 +65,7 @@ type CostSummary struct {
 
 func (r *Replayer) summarize(t *Timeline, o RunOptions) CostSummary {
 	s := CostSummary{Requests: len(t.Requests), PriceSource: o.PriceSource}
-	noPrice, priced := map[string]bool{}, map[string]bool{}
-	// The model of the request before, already in noPrice or priced:
-	// a session's requests come in long runs of one model, and a map
-	// write per request was a sixth of this sum's time.
-	lastNoPrice, lastPriced := "", ""
-	var cost, uncached float64
+	tally := newCostTally(&s, o)
 	for k := range t.Requests {
 		pt := &t.Requests[k]
 		in, cr, out := int64(pt.After), int64(pt.Cached), int64(r.output[k])
@@ -80,36 +75,67 @@ func (r *Replayer) summarize(t *Timeline, o RunOptions) CostSummary {
 			cr += int64(c.Cached)
 			out += int64(c.Output)
 		}
-		s.Input += in
-		s.CacheRead += cr
-		s.CacheWrite += in - cr
-		s.Output += out
+		tally.add(k, in, cr, out)
 		s.Peak = max(s.Peak, pt.After)
 		s.Evictions += len(pt.Evictions)
 		s.LookBack += pt.LookBack
 		if pt.Unreachable != nil {
 			s.Unreachable++
 		}
-		p, ok := o.priceOf(k)
-		if !ok {
-			if m := o.modelOf(k); m != lastNoPrice || len(noPrice) == 0 {
-				noPrice[m], lastNoPrice = true, m
-			}
-			continue
-		}
-		if m := o.modelOf(k); m != lastPriced || len(priced) == 0 {
-			priced[m], lastPriced = true, m
-		}
-		s.Priced++
-		cost += float64(cr)*p.CacheRead + float64(in-cr)*p.CacheWrite + float64(out)*p.Output
-		uncached += float64(in)*p.Input + float64(out)*p.Output
 	}
+	tally.finish()
+	return s
+}
+
+// costTally adds requests' tokens and prices into a summary: tokens read
+// from the cache at the cache-read price, the rest of the input at the
+// cache-write price, and the same tokens uncached beside them.
+type costTally struct {
+	s               *CostSummary
+	o               RunOptions
+	noPrice, priced map[string]bool
+	// The model of the request before, already in noPrice or priced:
+	// a session's requests come in long runs of one model, and a map
+	// write per request was a sixth of this sum's time.
+	lastNoPrice, lastPriced string
+	cost, uncached          float64
+}
+
+func newCostTally(s *CostSummary, o RunOptions) *costTally {
+	return &costTally{s: s, o: o, noPrice: map[string]bool{}, priced: map[string]bool{}}
+}
+
+// add counts request k: in input tokens, cr of them read from the cache,
+// and out output tokens.
+func (c *costTally) add(k int, in, cr, out int64) {
+	s := c.s
+	s.Input += in
+	s.CacheRead += cr
+	s.CacheWrite += in - cr
+	s.Output += out
+	p, ok := c.o.priceOf(k)
+	if !ok {
+		if m := c.o.modelOf(k); m != c.lastNoPrice || len(c.noPrice) == 0 {
+			c.noPrice[m], c.lastNoPrice = true, m
+		}
+		return
+	}
+	if m := c.o.modelOf(k); m != c.lastPriced || len(c.priced) == 0 {
+		c.priced[m], c.lastPriced = true, m
+	}
+	s.Priced++
+	c.cost += float64(cr)*p.CacheRead + float64(in-cr)*p.CacheWrite + float64(out)*p.Output
+	c.uncached += float64(in)*p.Input + float64(out)*p.Output
+}
+
+// finish writes the ratio, the costs and the models into the summary.
+func (c *costTally) finish() {
+	s := c.s
 	if s.Input > 0 {
 		s.CachedRatio = round6(float64(s.CacheRead) / float64(s.Input))
 	}
-	s.Cost, s.CostUncached = round6(cost/1e6), round6(uncached/1e6)
-	s.NoPrice, s.Models = sortedKeys(noPrice), sortedKeys(priced)
-	return s
+	s.Cost, s.CostUncached = round6(c.cost/1e6), round6(c.uncached/1e6)
+	s.NoPrice, s.Models = sortedKeys(c.noPrice), sortedKeys(c.priced)
 }
 
 // priceOf returns request k's prices: the table the user gave for every

@@ -11,32 +11,14 @@ import "ctxscope/engine/session"
 // sent them.
 func RecordedCost(usage []*session.Usage, o RunOptions) CostSummary {
 	s := CostSummary{Requests: len(usage), PriceSource: o.PriceSource}
-	noPrice, priced := map[string]bool{}, map[string]bool{}
-	var cost, uncached float64
+	c := newCostTally(&s, o)
 	for k, u := range usage {
 		if u == nil {
 			continue
 		}
-		in, cr, out := int64(u.Prompt()), int64(u.CacheRead), int64(u.Output)
-		s.Input += in
-		s.CacheRead += cr
-		s.CacheWrite += in - cr
-		s.Output += out
-		s.Peak = max(s.Peak, int(in))
-		p, ok := o.priceOf(k)
-		if !ok {
-			noPrice[o.modelOf(k)] = true
-			continue
-		}
-		priced[o.modelOf(k)] = true
-		s.Priced++
-		cost += float64(cr)*p.CacheRead + float64(in-cr)*p.CacheWrite + float64(out)*p.Output
-		uncached += float64(in)*p.Input + float64(out)*p.Output
+		c.add(k, int64(u.Prompt()), int64(u.CacheRead), int64(u.Output))
+		s.Peak = max(s.Peak, u.Prompt())
 	}
-	if s.Input > 0 {
-		s.CachedRatio = round6(float64(s.CacheRead) / float64(s.Input))
-	}
-	s.Cost, s.CostUncached = round6(cost/1e6), round6(uncached/1e6)
-	s.NoPrice, s.Models = sortedKeys(noPrice), sortedKeys(priced)
+	c.finish()
 	return s
 }

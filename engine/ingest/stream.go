@@ -25,14 +25,22 @@ var ErrNotIncremental = errors.New("ingest: the format cannot be streamed record
 // Stream works for pi, Claude Code and Codex; other formats return
 // ErrNotIncremental.
 func Stream(r io.Reader, name string, fn func(jsonl.Update) error) (*session.Session, error) {
+	return StreamAs(nil, r, name, fn)
+}
+
+// StreamAs is [Stream] with the format already detected (im), by a caller
+// that looked at the file before: detection of a file whose head ends
+// inside its first value reads that whole value. A nil im detects.
+func StreamAs(im Importer, r io.Reader, name string, fn func(jsonl.Update) error) (*session.Session, error) {
 	br := bufio.NewReaderSize(r, SniffSize)
 	head, err := br.Peek(SniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	im, err := detectFile(head, name)
-	if err != nil {
-		return nil, err
+	if im == nil {
+		if im, err = detectFile(head, name); err != nil {
+			return nil, err
+		}
 	}
 	inc, ok := im.(Incremental)
 	if !ok || !CanStream(im, head) {

@@ -143,7 +143,7 @@ func (s *Store) importFile(ctx context.Context, abs string, rewrite bool) (*Impo
 			return err
 		}
 		if ingest.CanStream(im, head) {
-			c, err := streamSession(tx, srcID, act, body, abs)
+			c, err := streamSession(tx, srcID, act, im, body, abs)
 			if err != nil {
 				return err
 			}

@@ -60,10 +60,10 @@ type entryRow struct {
 // lines of it; older merges fall back to a query.
 const generationSize = 4096
 
-// streamSession imports the session of a line-oriented file read from r.
-// act is the import's action; for ActionAppended and ActionReplaced the
+// streamSession imports the session of a line-oriented file read from r,
+// of the format im detected. act is the import's action; for ActionAppended and ActionReplaced the
 // source's stored session is reused.
-func streamSession(tx *sql.Tx, srcID int64, act Action, r io.Reader, path string) (SessionChange, error) {
+func streamSession(tx *sql.Tx, srcID int64, act Action, im ingest.Importer, r io.Reader, path string) (SessionChange, error) {
 	w, err := newTxWriter(tx)
 	if err != nil {
 		return SessionChange{}, err
@@ -82,7 +82,7 @@ func streamSession(tx *sql.Tx, srcID int64, act Action, r io.Reader, path string
 			return change, err
 		}
 	}
-	ss, err := ingest.Stream(r, path, sw.update)
+	ss, err := ingest.StreamAs(im, r, path, sw.update)
 	if err != nil {
 		return change, err
 	}

@@ -110,7 +110,7 @@ func TestHTTPEndpointIsLocalAndSecret(t *testing.T) {
 		t.Errorf("recall over HTTP:\n%s", got)
 	}
 
-	base := strings.TrimSuffix(h.URL(), "/"+strings.TrimPrefix(h.URL()[strings.LastIndex(h.URL(), "/mcp/"):], "/"))
+	base, _, _ := strings.Cut(h.URL(), "/mcp/") // http://127.0.0.1:PORT
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 	for _, tc := range []struct {
 		name   string

@@ -1,9 +1,10 @@
 package proxyrec
 
 import (
-	"ctxscope/engine/session"
-
 	json "github.com/segmentio/encoding/json"
+	"github.com/tidwall/gjson"
+
+	"ctxscope/engine/session"
 )
 
 // anthropicBlock is a content block of the Messages API.
@@ -21,35 +22,60 @@ type anthropicBlock struct {
 }
 
 // anthropicRequest reads a Messages request.
-func anthropicRequest(body []byte) request {
-	var req struct {
-		Model    string            `json:"model"`
-		System   json.RawMessage   `json:"system"`
-		Tools    []json.RawMessage `json:"tools"`
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	if json.Unmarshal(body, &req) != nil {
+func anthropicRequest(body string, memo *messageMemo) request {
+	var out request
+	var system json.RawMessage
+	var tools []json.RawMessage
+	var msgs []element
+	ok := true
+	members(body, func(key string, v gjson.Result) {
+		switch key {
+		case "model":
+			ok = ok && decode(v.Raw, &out.model)
+		case "system":
+			system = json.RawMessage(v.Raw)
+		case "tools":
+			ok = ok && decode(v.Raw, &tools)
+		case "messages":
+			msgs, out.layout = elements(body, v)
+			ok = ok && (msgs != nil || v.Type == gjson.Null)
+		}
+	})
+	if !ok {
 		return request{}
 	}
 	var prompt []string
-	for _, b := range TextBlocks(req.System) {
+	for _, b := range TextBlocks(system) {
 		prompt = append(prompt, b.Text)
 	}
-	out := request{model: req.Model, system: systemMessage(prompt, req.Tools, nameField)}
-	for _, m := range req.Messages {
-		msg := &session.Message{Role: session.RoleUser, Blocks: anthropicBlocks(m.Content)}
-		switch {
-		case m.Role == "assistant":
-			msg.Role = session.RoleAssistant
-		case toolResults(msg):
-			msg.Role = session.RoleTool
+	out.system = systemMessage(prompt, tools, nameField)
+	for _, e := range msgs {
+		m, ok := memo.message(e.raw, func() (*session.Message, bool) { return anthropicMessage(e.raw) })
+		if !ok {
+			return request{}
 		}
-		out.messages = append(out.messages, msg)
+		out.messages = append(out.messages, m)
 	}
 	return out
+}
+
+// anthropicMessage reads one message of a request.
+func anthropicMessage(raw string) (*session.Message, bool) {
+	var m struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if !decode(raw, &m) {
+		return nil, false
+	}
+	msg := &session.Message{Role: session.RoleUser, Blocks: anthropicBlocks(m.Content)}
+	switch {
+	case m.Role == "assistant":
+		msg.Role = session.RoleAssistant
+	case toolResults(msg):
+		msg.Role = session.RoleTool
+	}
+	return msg, true
 }
 
 // toolResults reports whether a user message carries tool results and

@@ -1,9 +1,10 @@
 package proxyrec
 
 import (
-	"ctxscope/engine/session"
-
 	json "github.com/segmentio/encoding/json"
+	"github.com/tidwall/gjson"
+
+	"ctxscope/engine/session"
 )
 
 // chatToolCall is a Chat Completions tool call (or a streamed piece of
@@ -17,54 +18,78 @@ type chatToolCall struct {
 	} `json:"function"`
 }
 
+// chatMessage is a message of a Chat Completions request.
+type chatMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCalls  []chatToolCall  `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
+	Reasoning  string          `json:"reasoning_content"`
+}
+
 // chatRequest reads a Chat Completions request: system and developer
 // messages make the system message with the tools.
-func chatRequest(body []byte) request {
-	var req struct {
-		Model    string            `json:"model"`
-		Tools    []json.RawMessage `json:"tools"`
-		Messages []struct {
-			Role       string          `json:"role"`
-			Content    json.RawMessage `json:"content"`
-			ToolCalls  []chatToolCall  `json:"tool_calls"`
-			ToolCallID string          `json:"tool_call_id"`
-			Reasoning  string          `json:"reasoning_content"`
-		} `json:"messages"`
-	}
-	if json.Unmarshal(body, &req) != nil {
+func chatRequest(body string, memo *messageMemo) request {
+	var out request
+	var tools []json.RawMessage
+	var msgs []element
+	ok := true
+	members(body, func(key string, v gjson.Result) {
+		switch key {
+		case "model":
+			ok = ok && decode(v.Raw, &out.model)
+		case "tools":
+			ok = ok && decode(v.Raw, &tools)
+		case "messages":
+			msgs, out.layout = elements(body, v)
+			ok = ok && (msgs != nil || v.Type == gjson.Null)
+		}
+	})
+	if !ok {
 		return request{}
 	}
 	var prompt []string
-	out := request{model: req.Model}
-	for _, m := range req.Messages {
-		switch m.Role {
-		case "system", "developer":
-			if len(out.messages) == 0 {
-				for _, b := range TextBlocks(m.Content) {
-					prompt = append(prompt, b.Text)
-				}
-				continue
-			}
-			out.messages = append(out.messages, &session.Message{Role: session.RoleSystem, Blocks: TextBlocks(m.Content)})
-		case "assistant":
-			msg := &session.Message{Role: session.RoleAssistant}
-			if m.Reasoning != "" {
-				msg.Blocks = append(msg.Blocks, session.Block{Type: session.BlockThinking, Text: m.Reasoning})
-			}
-			msg.Blocks = append(msg.Blocks, TextBlocks(m.Content)...)
-			for _, c := range m.ToolCalls {
-				msg.Blocks = append(msg.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: c.ID, ToolName: c.Function.Name, Arguments: arguments(jsonString(c.Function.Arguments))})
-			}
-			out.messages = append(out.messages, msg)
-		case "tool", "function":
-			out.messages = append(out.messages, &session.Message{Role: session.RoleTool, Blocks: []session.Block{{
-				Type: session.BlockToolResult, ToolCallID: m.ToolCallID, Content: TextBlocks(m.Content)}}})
-		default:
-			out.messages = append(out.messages, &session.Message{Role: session.RoleUser, Blocks: TextBlocks(m.Content)})
+	for _, e := range msgs {
+		m, ok := memo.message(e.raw, func() (*session.Message, bool) { return chatMessageOf(e.raw) })
+		if !ok {
+			return request{}
 		}
+		if m.Role == session.RoleSystem && len(out.messages) == 0 {
+			for _, b := range m.Blocks {
+				prompt = append(prompt, b.Text)
+			}
+			continue
+		}
+		out.messages = append(out.messages, m)
 	}
-	out.system = systemMessage(prompt, req.Tools, nameField)
+	out.system = systemMessage(prompt, tools, nameField)
 	return out
+}
+
+// chatMessageOf reads one message of a request.
+func chatMessageOf(raw string) (*session.Message, bool) {
+	var m chatMessage
+	if !decode(raw, &m) {
+		return nil, false
+	}
+	switch m.Role {
+	case "system", "developer":
+		return &session.Message{Role: session.RoleSystem, Blocks: TextBlocks(m.Content)}, true
+	case "assistant":
+		msg := &session.Message{Role: session.RoleAssistant}
+		if m.Reasoning != "" {
+			msg.Blocks = append(msg.Blocks, session.Block{Type: session.BlockThinking, Text: m.Reasoning})
+		}
+		msg.Blocks = append(msg.Blocks, TextBlocks(m.Content)...)
+		for _, c := range m.ToolCalls {
+			msg.Blocks = append(msg.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: c.ID, ToolName: c.Function.Name, Arguments: arguments(jsonString(c.Function.Arguments))})
+		}
+		return msg, true
+	case "tool", "function":
+		return &session.Message{Role: session.RoleTool, Blocks: []session.Block{{
+			Type: session.BlockToolResult, ToolCallID: m.ToolCallID, Content: TextBlocks(m.Content)}}}, true
+	}
+	return &session.Message{Role: session.RoleUser, Blocks: TextBlocks(m.Content)}, true
 }
 
 // jsonString quotes s as a JSON string.

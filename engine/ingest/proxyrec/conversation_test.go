@@ -30,7 +30,8 @@ func TestConversationForksThePendingRequest(t *testing.T) {
 		if i > 0 {
 			pending := rec
 			pending.Response = proxy.Body{}
-			got := c.With(&pending)
+			got, layout := c.With(&pending)
+			checkLayout(t, pending.Request.Text, layout)
 			pl, _ := json.Marshal(pending)
 			want := read(t, append(append([]string(nil), recs[:i]...), string(pl))...)
 			if !reflect.DeepEqual(entries(got), entries(want)) {
@@ -52,4 +53,24 @@ func entries(s *session.Session) []session.Entry {
 		out = append(out, *e)
 	}
 	return out
+}
+
+// checkLayout checks that layout says where body's messages stand: the
+// array, and its elements, each a JSON object, in order inside it.
+func checkLayout(t *testing.T, body string, layout *Layout) {
+	t.Helper()
+	if layout == nil {
+		t.Fatal("no layout")
+	}
+	a := layout.Array
+	if body[a.At] != '[' || body[a.End-1] != ']' {
+		t.Fatalf("the array is at %v: %.20q", a, body[a.At:])
+	}
+	prev := a.At
+	for k, e := range layout.Elements {
+		if e.At <= prev || e.End >= a.End || body[e.At] != '{' || body[e.End-1] != '}' || !json.Valid([]byte(body[e.At:e.End])) {
+			t.Fatalf("element %d is at %v: %.20q", k, e, body[e.At:])
+		}
+		prev = e.End
+	}
 }

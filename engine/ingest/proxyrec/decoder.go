@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	json "github.com/segmentio/encoding/json"
+	"github.com/valyala/fastjson"
 
 	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/ingest/jsonl"
@@ -26,6 +27,9 @@ type decoder struct {
 	path     []node
 	fallback norm.Fallback
 	out      []jsonl.Update
+	// memo has the messages of the latest request, which the next one
+	// repeats.
+	memo *messageMemo
 }
 
 // node is an entry on the path, with the hash of its message.
@@ -36,7 +40,7 @@ type node struct {
 func newDecoder(name string) *decoder {
 	t := &session.Thread{ID: "main", Kind: session.ThreadMain}
 	s := &session.Session{ID: norm.BaseID(name), Format: session.FormatProxy, Agent: "via ctxscope proxy", Source: name, Threads: []*session.Thread{t}}
-	return &decoder{s: s, t: t, file: name}
+	return &decoder{s: s, t: t, file: name, memo: &messageMemo{}}
 }
 
 // Session returns the session decoded so far.
@@ -66,8 +70,9 @@ func (d *decoder) Line(raw []byte, n int, out []jsonl.Update) ([]jsonl.Update, e
 	return d.out, nil
 }
 
-// record decodes one exchange, the record on line n.
-func (d *decoder) record(rec *proxy.Record, n int) {
+// record decodes one exchange, the record on line n, and returns where
+// its request's messages stand in its body (nil when they were not read).
+func (d *decoder) record(rec *proxy.Record, n int) *Layout {
 	if d.s.Started.IsZero() {
 		d.s.Started = rec.Started
 	}
@@ -81,16 +86,22 @@ func (d *decoder) record(rec *proxy.Record, n int) {
 		d.t.ID = id
 	}
 	var req request
-	body := rec.Request.Raw()
+	body := rec.Request.Text
+	if rec.Request.Base64 != "" {
+		body = string(rec.Request.Raw())
+	}
+	d.memo.begin()
 	switch {
 	case rec.Request.Truncated:
 		norm.Diag(d.s, d.file, n, session.SeverityWarning, "request %d: its body (%d bytes) was larger than the proxy keeps: its context is not shown", rec.Seq, rec.Request.Bytes)
-	case !json.Valid(body):
+	case fastjson.Validate(body) != nil:
 		norm.Diag(d.s, d.file, n, session.SeverityWarning, "request %d: its body is not JSON: its context is not shown", rec.Seq)
 	default:
-		req = readRequest(rec.API, body)
+		req = readRequest(rec.API, body, d.memo)
 	}
 	d.request(rec, &req, n)
+	d.memo.end()
+	return req.layout
 }
 
 // request places a request's messages and its response on the thread.
@@ -100,17 +111,20 @@ func (d *decoder) request(rec *proxy.Record, req *request, n int) {
 		msgs = append([]*session.Message{req.system}, msgs...)
 	}
 	j := 0
-	for j < len(d.path) && j < len(msgs) && d.path[j].hash == hashOf(msgs[j]) {
+	for j < len(d.path) && j < len(msgs) && d.path[j].hash == d.memo.hash(msgs[j]) {
 		j++
 	}
 	path := d.path[:j:j]
 	for k, m := range msgs[j:] {
+		h := d.memo.hash(m)
+		c := *m // the memo's message is shared with later requests
+		m = &c
 		if m.Role == session.RoleAssistant {
 			m.Origin = session.OriginEcho // no response of this thread stands here
 		}
 		m.Time = rec.Started
 		e := d.add("L"+strconv.Itoa(n)+"m"+strconv.Itoa(j+k), parentOf(path), n, "request", m)
-		path = append(path, node{e.ID, hashOf(m)})
+		path = append(path, node{e.ID, h})
 	}
 	res := d.response(rec, req)
 	e := d.add("L"+strconv.Itoa(n), parentOf(path), n, "response", res)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	json "github.com/segmentio/encoding/json"
+	"github.com/tidwall/gjson"
 
 	"ctxscope/engine/session"
 )
@@ -32,31 +33,53 @@ type geminiContent struct {
 
 // geminiRequest reads a generateContent request: the system instruction
 // and each function declaration make the system message.
-func geminiRequest(body []byte) request {
-	var req struct {
-		Model             string          `json:"model"`
-		SystemInstruction *geminiContent  `json:"systemInstruction"`
-		Contents          []geminiContent `json:"contents"`
-		Tools             []struct {
-			FunctionDeclarations []json.RawMessage `json:"functionDeclarations"`
-		} `json:"tools"`
+func geminiRequest(body string, memo *messageMemo) request {
+	var out request
+	var si *geminiContent
+	var tools []struct {
+		FunctionDeclarations []json.RawMessage `json:"functionDeclarations"`
 	}
-	if json.Unmarshal(body, &req) != nil {
+	var contents []element
+	ok := true
+	members(body, func(key string, v gjson.Result) {
+		switch key {
+		case "model":
+			ok = ok && decode(v.Raw, &out.model)
+		case "systemInstruction":
+			ok = ok && decode(v.Raw, &si)
+		case "tools":
+			ok = ok && decode(v.Raw, &tools)
+		case "contents":
+			contents, out.layout = elements(body, v)
+			ok = ok && (contents != nil || v.Type == gjson.Null)
+		}
+	})
+	if !ok {
 		return request{}
 	}
 	var prompt []string
-	if si := req.SystemInstruction; si != nil {
+	if si != nil {
 		for _, p := range si.Parts {
 			prompt = append(prompt, p.Text)
 		}
 	}
 	var decls []json.RawMessage
-	for _, t := range req.Tools {
+	for _, t := range tools {
 		decls = append(decls, t.FunctionDeclarations...)
 	}
-	out := request{model: req.Model, system: systemMessage(prompt, decls, nameField)}
-	for _, c := range req.Contents {
-		out.messages = append(out.messages, geminiMessage(c))
+	out.system = systemMessage(prompt, decls, nameField)
+	for _, e := range contents {
+		m, ok := memo.message(e.raw, func() (*session.Message, bool) {
+			var c geminiContent
+			if !decode(e.raw, &c) {
+				return nil, false
+			}
+			return geminiMessage(c), true
+		})
+		if !ok {
+			return request{}
+		}
+		out.messages = append(out.messages, m)
 	}
 	return out
 }

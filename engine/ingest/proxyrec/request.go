@@ -16,20 +16,22 @@ type request struct {
 	system   *session.Message
 	messages []*session.Message
 	model    string
+	layout   *Layout // where its messages stand in the body
 }
 
-// readRequest reads a request body of api. A body that is not a request
-// of the API reads as no messages.
-func readRequest(api proxy.API, body []byte) request {
+// readRequest reads a request body of api, valid JSON, with the
+// messages memo has. A body that is not a request of the API reads as no
+// messages.
+func readRequest(api proxy.API, body string, memo *messageMemo) request {
 	switch api {
 	case proxy.APIAnthropic:
-		return anthropicRequest(body)
+		return anthropicRequest(body, memo)
 	case proxy.APIChat:
-		return chatRequest(body)
+		return chatRequest(body, memo)
 	case proxy.APIResponses:
-		return responsesRequest(body)
+		return responsesRequest(body, memo)
 	case proxy.APIGemini:
-		return geminiRequest(body)
+		return geminiRequest(body, memo)
 	}
 	return request{}
 }

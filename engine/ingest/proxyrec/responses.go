@@ -1,9 +1,10 @@
 package proxyrec
 
 import (
-	"ctxscope/engine/session"
-
 	json "github.com/segmentio/encoding/json"
+	"github.com/tidwall/gjson"
+
+	"ctxscope/engine/session"
 )
 
 // responsesItem is an item of a Responses API input or output.
@@ -26,56 +27,104 @@ type responsesItem struct {
 // leading developer and system messages make the system message with the
 // tools; the model's items (reasoning, messages, calls) in a row are one
 // assistant message, as the response that made them is.
-func responsesRequest(body []byte) request {
-	var req struct {
-		Model        string            `json:"model"`
-		Instructions string            `json:"instructions"`
-		Tools        []json.RawMessage `json:"tools"`
-		Input        json.RawMessage   `json:"input"`
-	}
-	if json.Unmarshal(body, &req) != nil {
+func responsesRequest(body string, memo *messageMemo) request {
+	var out request
+	var instructions string
+	var tools []json.RawMessage
+	var input gjson.Result
+	ok := true
+	members(body, func(key string, v gjson.Result) {
+		switch key {
+		case "model":
+			ok = ok && decode(v.Raw, &out.model)
+		case "instructions":
+			ok = ok && decode(v.Raw, &instructions)
+		case "tools":
+			ok = ok && decode(v.Raw, &tools)
+		case "input":
+			input = v
+		}
+	})
+	if !ok {
 		return request{}
 	}
-	out := request{model: req.Model}
-	prompt := []string{req.Instructions}
-	var s string
-	if json.Unmarshal(req.Input, &s) == nil {
-		out.messages = []*session.Message{{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: s}}}}
-		out.system = systemMessage(prompt, req.Tools, nameField)
+	prompt := []string{instructions}
+	if input.Type == gjson.String {
+		out.messages = []*session.Message{{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: input.Str}}}}
+		out.system = systemMessage(prompt, tools, nameField)
 		return out
 	}
-	var items []responsesItem
-	json.Unmarshal(req.Input, &items)
-	var model *session.Message // the assistant message being gathered
-	for i := range items {
-		it := &items[i]
-		if b, ok := modelBlock(it); ok {
+	items, layout := elements(body, input)
+	out.layout = layout
+	for j := 0; j < len(items); {
+		k := j + 1
+		if isModelItem(items[j].raw) {
+			for k < len(items) && isModelItem(items[k].raw) {
+				k++
+			}
+		}
+		group := items[j:k]
+		m, ok := memo.message(span(body, group), func() (*session.Message, bool) { return responsesMessage(group) })
+		if !ok {
+			return request{}
+		}
+		j = k
+		switch {
+		case m == nil:
+		case m.Role == session.RoleSystem && len(out.messages) == 0:
+			for _, b := range m.Blocks {
+				prompt = append(prompt, b.Text)
+			}
+		default:
+			out.messages = append(out.messages, m)
+		}
+	}
+	out.system = systemMessage(prompt, tools, nameField)
+	return out
+}
+
+// isModelItem reports whether an input item is one the model wrote
+// (reasoning, a message of the assistant, a call), read from its type and
+// role alone.
+func isModelItem(raw string) bool {
+	switch gjson.Get(raw, "type").String() {
+	case "reasoning", "function_call", "custom_tool_call":
+		return true
+	case "message", "":
+		return gjson.Get(raw, "role").String() == "assistant"
+	}
+	return false
+}
+
+// responsesMessage reads the message that items make: items the model
+// wrote in a row, as one assistant message, or another item alone (nil
+// for an item that gives the model no message).
+func responsesMessage(items []element) (*session.Message, bool) {
+	var model *session.Message
+	for _, e := range items {
+		var it responsesItem
+		if !decode(e.raw, &it) {
+			return nil, false
+		}
+		if b, ok := modelBlock(&it); ok {
 			if model == nil {
 				model = &session.Message{Role: session.RoleAssistant}
-				out.messages = append(out.messages, model)
 			}
 			model.Blocks = append(model.Blocks, b...)
 			continue
 		}
-		model = nil
 		switch {
 		case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
-			out.messages = append(out.messages, &session.Message{Role: session.RoleTool, Blocks: []session.Block{{
-				Type: session.BlockToolResult, ToolCallID: it.CallID, Content: TextBlocks(it.Output)}}})
+			return &session.Message{Role: session.RoleTool, Blocks: []session.Block{{
+				Type: session.BlockToolResult, ToolCallID: it.CallID, Content: TextBlocks(it.Output)}}}, true
 		case (it.Type == "message" || it.Type == "") && (it.Role == "developer" || it.Role == "system"):
-			if len(out.messages) == 0 {
-				for _, b := range TextBlocks(it.Content) {
-					prompt = append(prompt, b.Text)
-				}
-				continue
-			}
-			out.messages = append(out.messages, &session.Message{Role: session.RoleSystem, Blocks: TextBlocks(it.Content)})
+			return &session.Message{Role: session.RoleSystem, Blocks: TextBlocks(it.Content)}, true
 		case it.Type == "message" || it.Type == "":
-			out.messages = append(out.messages, &session.Message{Role: session.RoleUser, Blocks: TextBlocks(it.Content)})
+			return &session.Message{Role: session.RoleUser, Blocks: TextBlocks(it.Content)}, true
 		}
+		return nil, true
 	}
-	out.system = systemMessage(prompt, req.Tools, nameField)
-	return out
+	return model, true
 }
 
 // modelBlock reads an item the model wrote, as the blocks of its

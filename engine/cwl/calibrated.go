@@ -118,14 +118,20 @@ func (r *Replayer) Reported() (input, output []int) {
 // catalog's.
 func (r *Replayer) PricesFromCatalog(c *pricing.Catalog) []RequestPrice {
 	out := make([]RequestPrice, len(r.reqs))
+	models := map[[2]string]*pricing.Model{} // a session names few models
 	for k, q := range r.reqs {
 		m := q.Entry.Message
 		out[k].Model = m.Model
 		if m.Usage != nil {
 			out[k].Window = m.Usage.ContextWindow
 		}
-		model, err := c.Lookup(m.Provider, m.Model)
-		if err != nil {
+		key := [2]string{m.Provider, m.Model}
+		model, seen := models[key]
+		if !seen {
+			model, _ = c.Lookup(m.Provider, m.Model)
+			models[key] = model
+		}
+		if model == nil {
 			continue
 		}
 		window := out[k].Window

@@ -78,6 +78,17 @@ func (l *Ledger) Prefetch(ctx context.Context, msgs []*session.Message) error {
 	return nil
 }
 
+// Forget drops the measurements of msgs, messages no one will count
+// again: a ledger kept across replays of a growing session forgets the
+// messages of a session it prepared once.
+func (l *Ledger) Forget(msgs []*session.Message) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, m := range msgs {
+		delete(l.units, m)
+	}
+}
+
 // Message returns the tokens of m with all its blocks. A message with no
 // blocks counts 0.
 func (l *Ledger) Message(m *session.Message) int {

@@ -43,11 +43,8 @@ var knownBlocks = map[string]bool{"text": true, "thinking": true, "redacted_thin
 // message whose blocks are its content blocks. Evicted thinking is
 // dropped (the API accepts earlier turns without it), an evicted tool
 // result or text is stubbed, an evicted tool call's input replaced.
-func rewriteAnthropic(body []byte, d *decisions) ([]byte, error) {
-	req, msgs, err := messagesOf(body, "messages")
-	if err != nil {
-		return nil, err
-	}
+func rewriteAnthropic(arr *array, d *decisions) ([]byte, error) {
+	msgs := arr.elements
 	offset := 0
 	if d.hasSystem {
 		offset = 1
@@ -57,8 +54,11 @@ func rewriteAnthropic(body []byte, d *decisions) ([]byte, error) {
 	}
 	keep := lastTurn(msgs, "assistant")
 	for j := 0; j < keep; j++ {
+		if !d.touches(j + offset) {
+			continue
+		}
 		var blocks []object
-		if json.Unmarshal(msgs[j]["content"], &blocks) != nil {
+		if json.Unmarshal(msgs[j].get("content"), &blocks) != nil {
 			continue // a string: one text block, a user's (never evicted)
 		}
 		out := evictParts(blocks, j+offset, d, anthropicKind, anthropicEvict, func(stub string) object {
@@ -68,7 +68,9 @@ func rewriteAnthropic(body []byte, d *decisions) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		msgs[j]["content"] = raw
+		if err := msgs[j].set("content", raw); err != nil {
+			return nil, fmt.Errorf("message %d: %v", j, err)
+		}
 	}
-	return withMessages(req, "messages", msgs)
+	return arr.with(msgs)
 }

@@ -12,11 +12,8 @@ import (
 // and developer messages are the input's system message; each later
 // message is one input message, whose blocks are an assistant's
 // reasoning, its text and its tool calls, or a tool message's result.
-func rewriteChat(body []byte, d *decisions) ([]byte, error) {
-	req, msgs, err := messagesOf(body, "messages")
-	if err != nil {
-		return nil, err
-	}
+func rewriteChat(arr *array, d *decisions) ([]byte, error) {
+	msgs := arr.elements
 	lead := 0
 	for lead < len(msgs) && (msgs[lead].role() == "system" || msgs[lead].role() == "developer") {
 		lead++
@@ -31,6 +28,9 @@ func rewriteChat(body []byte, d *decisions) ([]byte, error) {
 	keep := lastTurn(msgs, "assistant")
 	for j := lead; j < keep; j++ {
 		i := j + offset
+		if !d.touches(i) {
+			continue
+		}
 		switch msgs[j].role() {
 		case "assistant":
 			if err := evictChatAssistant(msgs[j], i, d); err != nil {
@@ -38,25 +38,29 @@ func rewriteChat(body []byte, d *decisions) ([]byte, error) {
 			}
 		case "tool", "function":
 			if x, ok := d.at(i, 0); ok {
-				msgs[j]["content"] = str(stubText(x.level, x.tokens))
+				if err := msgs[j].set("content", str(stubText(x.level, x.tokens))); err != nil {
+					return nil, fmt.Errorf("message %d: %v", j, err)
+				}
 			}
 		}
 	}
-	return withMessages(req, "messages", msgs)
+	return arr.with(msgs)
 }
 
 // evictChatAssistant applies the decisions on the blocks of assistant
 // message i: [reasoning], its text parts, its tool calls.
-func evictChatAssistant(m object, i int, d *decisions) error {
+func evictChatAssistant(m *element, i int, d *decisions) error {
 	b := 0
 	var reasoning string
-	if json.Unmarshal(m["reasoning_content"], &reasoning) == nil && reasoning != "" {
+	if json.Unmarshal(m.get("reasoning_content"), &reasoning) == nil && reasoning != "" {
 		if _, ok := d.at(i, b); ok {
-			delete(m, "reasoning_content")
+			if err := m.remove("reasoning_content"); err != nil {
+				return err
+			}
 		}
 		b++
 	}
-	texts := len(proxyrec.TextBlocks(m["content"]))
+	texts := len(proxyrec.TextBlocks(m.get("content")))
 	stubbed, stub := 0, ""
 	for t := range texts {
 		if x, ok := d.at(i, b+t); ok {
@@ -65,14 +69,16 @@ func evictChatAssistant(m object, i int, d *decisions) error {
 		}
 	}
 	if stubbed > 0 && stubbed == texts {
-		m["content"] = str(stub)
+		if err := m.set("content", str(stub)); err != nil {
+			return err
+		}
 	}
 	b += texts
 	var calls []object
-	if m["tool_calls"] == nil {
+	if m.get("tool_calls") == nil {
 		return nil
 	}
-	if err := json.Unmarshal(m["tool_calls"], &calls); err != nil {
+	if err := json.Unmarshal(m.get("tool_calls"), &calls); err != nil {
 		return fmt.Errorf("tool_calls: %v", err)
 	}
 	for k, c := range calls {
@@ -93,6 +99,5 @@ func evictChatAssistant(m object, i int, d *decisions) error {
 	if err != nil {
 		return err
 	}
-	m["tool_calls"] = raw
-	return nil
+	return m.set("tool_calls", raw)
 }

@@ -4,19 +4,24 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"unsafe"
 
-	json "github.com/segmentio/encoding/json"
+	"github.com/valyala/fastjson"
 
 	"ctxscope/engine/debug"
 	"ctxscope/engine/ingest/proxyrec"
 	"ctxscope/engine/proxy"
 	"ctxscope/engine/session"
+	"ctxscope/engine/tokens"
 )
 
 // Evictor rewrites the requests of the conversations it sees. It is safe
 // for concurrent use.
 type Evictor struct {
 	params debug.Params
+	// counter measures the messages (the ledger's counter of
+	// params.Counter).
+	counter tokens.Counter
 	// step is the hysteresis: when a request goes over τ, eviction goes
 	// down to τ - step, and the next requests keep those evictions as
 	// long as they stay under τ (0: every request evicts to τ).
@@ -36,6 +41,11 @@ type conversation struct {
 	// request they were decided at (1-based).
 	held    *decisions
 	decided int
+	// ledger keeps the measurements of the conversation's messages
+	// between requests: each is measured once.
+	ledger *tokens.Ledger
+	// members keeps where the members of the messages rewritten stand.
+	members memberMemo
 }
 
 // conversation returns the state of conversation conv, made on first use.
@@ -44,7 +54,7 @@ func (e *Evictor) conversation(conv string) *conversation {
 	defer e.mu.Unlock()
 	c := e.convs[conv]
 	if c == nil {
-		c = &conversation{c: proxyrec.NewConversation(conv + ".jsonl")}
+		c = &conversation{c: proxyrec.NewConversation(conv + ".jsonl"), ledger: tokens.NewLedger(e.counter)}
 		e.convs[conv] = c
 	}
 	return c
@@ -60,7 +70,12 @@ func New(policy string, budget int, counter string) (*Evictor, error) {
 	if budget <= 0 {
 		return nil, fmt.Errorf("evict: the budget must be positive")
 	}
-	return &Evictor{params: debug.Params{Policy: policy, Budget: budget, Counter: counter, Episodes: "inferred"}, convs: map[string]*conversation{}, paused: map[string]bool{}}, nil
+	c, err := tokens.ByName(debug.LedgerCounter(counter))
+	if err != nil {
+		return nil, fmt.Errorf("evict: %v", err)
+	}
+	return &Evictor{params: debug.Params{Policy: policy, Budget: budget, Counter: counter, Episodes: "inferred"}, counter: c,
+		convs: map[string]*conversation{}, paused: map[string]bool{}}, nil
 }
 
 // SetStep sets the hysteresis, in tokens: a request over τ is evicted
@@ -118,15 +133,16 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 	if e.isPaused(conv) {
 		return nil, "not rewritten: eviction is turned off for this conversation"
 	}
-	if !json.Valid(body) {
+	if fastjson.ValidateBytes(body) != nil {
 		return nil, "not rewritten: the body is not JSON"
 	}
 	st := e.conversation(conv)
-	s, n := st.pending(api, conv, body)
+	s, layout, n, base := st.pending(api, conv, body)
 	if s == nil {
 		return nil, "" // the first request of a conversation goes as sent
 	}
-	d, err := e.decide(s, e.params.Budget)
+	defer st.forget(s, base)
+	d, err := e.decide(st, s, e.params.Budget)
 	if err != nil {
 		return nil, "not rewritten: " + err.Error()
 	}
@@ -140,7 +156,9 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 	if d.before <= e.params.Budget && kept == "" || len(d.evicted) == 0 {
 		return nil, "" // under τ, or nothing the policy may evict: as sent
 	}
-	out, err := apply(api, body, d)
+	reads := st.members.reads()
+	out, err := apply(api, body, layout, d, reads)
+	reads.done()
 	if err != nil {
 		return nil, "not rewritten: " + err.Error()
 	}
@@ -154,20 +172,27 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 	return out, note
 }
 
-// apply rewrites body, a request of api, with the decisions d.
-func apply(api proxy.API, body []byte, d *decisions) ([]byte, error) {
-	switch api {
-	case proxy.APIChat:
-		return rewriteChat(body, d)
-	case proxy.APIAnthropic:
-		return rewriteAnthropic(body, d)
-	case proxy.APIResponses:
-		return rewriteResponses(body, d)
-	case proxy.APIGemini:
-		return rewriteGemini(body, d)
+// apply rewrites body, a request of api whose messages stand where layout
+// says, with the decisions d, reading the members of its messages by
+// reads.
+func apply(api proxy.API, body []byte, layout *proxyrec.Layout, d *decisions, reads *memberReads) ([]byte, error) {
+	rewrite, field := map[proxy.API]func(*array, *decisions) ([]byte, error){
+		proxy.APIChat: rewriteChat, proxy.APIAnthropic: rewriteAnthropic, proxy.APIResponses: rewriteResponses, proxy.APIGemini: rewriteGemini,
+	}[api], messageField[api]
+	if rewrite == nil {
+		return nil, fmt.Errorf("not a request of a known API")
 	}
-	return nil, fmt.Errorf("not a request of a known API")
+	arr, err := messagesOf(body, field, layout, reads)
+	if err != nil {
+		return nil, err
+	}
+	return rewrite(arr, d)
 }
+
+// messageField is the member of a request of each API that holds its
+// messages. (Responses' input may be a string: one user turn, which is
+// not rewritten.)
+var messageField = map[proxy.API]string{proxy.APIChat: "messages", proxy.APIAnthropic: "messages", proxy.APIResponses: "input", proxy.APIGemini: "contents"}
 
 // hysteresis turns d, the decisions at τ for request n of st (whose
 // session with the request last is s), into those the hysteresis makes:
@@ -186,6 +211,7 @@ func (e *Evictor) hysteresis(st *conversation, s *session.Session, d *decisions,
 		}
 		if size <= e.params.Budget {
 			kept := *held
+			kept.touched = nil
 			kept.messages, kept.hasSystem, kept.before, kept.after, kept.lines = d.messages, d.hasSystem, d.before, size, d.lines
 			return &kept, fmt.Sprintf("hysteresis: the evictions of request %d kept", decided), nil
 		}
@@ -193,7 +219,7 @@ func (e *Evictor) hysteresis(st *conversation, s *session.Session, d *decisions,
 	if d.before <= e.params.Budget {
 		return d, "", nil
 	}
-	low, err := e.decide(s, e.params.Budget-e.step)
+	low, err := e.decide(st, s, e.params.Budget-e.step)
 	if err != nil {
 		return nil, "", err
 	}
@@ -220,6 +246,8 @@ type decisions struct {
 	// in: two requests whose first messages have the same lines share
 	// those messages (proxyrec shares what a later request repeats).
 	lines []int
+	// touched are the input messages evicted from, made on first use.
+	touched map[int]bool
 }
 
 // samePrefix reports whether the messages the decisions in h name are
@@ -242,25 +270,42 @@ func (h *decisions) samePrefix(d *decisions) bool {
 }
 
 // pending returns the session of the conversation with the pending
-// request last, and the request's number (1-based); a nil session for the
-// first request of a conversation.
-func (st *conversation) pending(api proxy.API, conv string, body []byte) (*session.Session, int) {
+// request last, where the request's messages stand in its body, the
+// request's number (1-based), and how many of the session's entries are
+// the conversation's (those after are the request's); a nil session for
+// the first request of a conversation.
+func (st *conversation) pending(api proxy.API, conv string, body []byte) (*session.Session, *proxyrec.Layout, int, int) {
+	// The record lives as long as the call and only reads body: its text
+	// is body's bytes, not a copy of them.
 	rec := &proxy.Record{Version: proxy.RecordVersion, Conversation: conv, API: api, Method: "POST", Status: 200,
-		Request: proxy.Body{Text: string(body), Bytes: int64(len(body))}}
+		Request: proxy.Body{Text: unsafe.String(unsafe.SliceData(body), len(body)), Bytes: int64(len(body))}}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.c.Records() == 0 {
-		return nil, 1
+		return nil, nil, 1, 0
 	}
-	return st.c.With(rec), st.c.Records() + 1
+	s, layout := st.c.With(rec)
+	return s, layout, st.c.Records() + 1, st.c.Entries()
 }
 
-// decide replays s at budget and returns the decisions at its last
-// request.
-func (e *Evictor) decide(s *session.Session, budget int) (*decisions, error) {
+// forget drops from the ledger the measurements of the entries of s, a
+// session pending returned, after the first base: the pending request's,
+// which the conversation does not keep (its record, once answered, is
+// read anew).
+func (st *conversation) forget(s *session.Session, base int) {
+	var msgs []*session.Message
+	for _, e := range s.Main().Entries[base:] {
+		msgs = append(msgs, e.Message)
+	}
+	st.ledger.Forget(msgs)
+}
+
+// decide replays s, a session of the conversation st, at budget and
+// returns the decisions at its last request.
+func (e *Evictor) decide(st *conversation, s *session.Session, budget int) (*decisions, error) {
 	p := e.params
 	p.Budget = budget
-	r, err := debug.New(context.Background(), s, p, nil)
+	r, err := debug.New(context.Background(), s, p, st.ledger)
 	if err != nil {
 		return nil, err
 	}
@@ -293,6 +338,18 @@ func (e *Evictor) decide(s *session.Session, budget int) (*decisions, error) {
 		}
 	}
 	return d, nil
+}
+
+// touches reports whether the decisions evict anything of input message
+// i.
+func (d *decisions) touches(i int) bool {
+	if d.touched == nil {
+		d.touched = map[int]bool{}
+		for k := range d.evicted {
+			d.touched[k[0]] = true
+		}
+	}
+	return d.touched[i]
 }
 
 // at returns the decision for block b of input message i: its own, or its

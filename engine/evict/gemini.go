@@ -12,11 +12,8 @@ import (
 // function call, a function response, a thought, inline data, or text
 // that is not empty). Evicted thoughts are dropped, an evicted call's
 // arguments, response or text replaced by a stub.
-func rewriteGemini(body []byte, d *decisions) ([]byte, error) {
-	req, contents, err := messagesOf(body, "contents")
-	if err != nil {
-		return nil, err
-	}
+func rewriteGemini(arr *array, d *decisions) ([]byte, error) {
+	contents := arr.elements
 	offset := 0
 	if d.hasSystem {
 		offset = 1
@@ -26,8 +23,11 @@ func rewriteGemini(body []byte, d *decisions) ([]byte, error) {
 	}
 	keep := lastTurn(contents, "model")
 	for j := 0; j < keep; j++ {
+		if !d.touches(j + offset) {
+			continue
+		}
 		var parts []object
-		if err := json.Unmarshal(contents[j]["parts"], &parts); err != nil {
+		if err := json.Unmarshal(contents[j].get("parts"), &parts); err != nil {
 			continue
 		}
 		out := evictParts(parts, j+offset, d, partKind, geminiEvict, func(stub string) object { return object{"text": str(stub)} })
@@ -35,9 +35,11 @@ func rewriteGemini(body []byte, d *decisions) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		contents[j]["parts"] = raw
+		if err := contents[j].set("parts", raw); err != nil {
+			return nil, fmt.Errorf("content %d: %v", j, err)
+		}
 	}
-	return withMessages(req, "contents", contents)
+	return arr.with(contents)
 }
 
 // partKind says what block a part makes of its message, as

@@ -16,11 +16,8 @@ import (
 // encrypted content); each call output is a tool message. Evicted
 // reasoning items are dropped, an evicted call's arguments, output or
 // text replaced by a stub.
-func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
-	req, items, err := messagesOf(body, "input") // a string input is one user turn: an error, not rewritten
-	if err != nil {
-		return nil, err
-	}
+func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
+	items := arr.elements
 	keep := len(items) // the last group of the model's items, and what follows it, go as sent
 	for j := len(items) - 1; j >= 0; j-- {
 		if modelItem(items[j]) {
@@ -48,7 +45,9 @@ func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
 		if !modelItem(it) {
 			if j < keep && (typ == "function_call_output" || typ == "custom_tool_call_output") {
 				if x, ok := d.at(i, 0); ok {
-					it["output"] = str(stubText(x.level, x.tokens))
+					if err := it.set("output", str(stubText(x.level, x.tokens))); err != nil {
+						return nil, fmt.Errorf("item %d: %v", j, err)
+					}
 				}
 			}
 			out = append(out, it)
@@ -60,7 +59,7 @@ func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
 		for ; j < len(items) && modelItem(items[j]); j++ {
 			it := items[j]
 			n := blocksOf(it)
-			if j >= keep {
+			if j >= keep || !d.touches(i) {
 				out = append(out, it)
 				b += n
 				continue
@@ -79,6 +78,7 @@ func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
 				continue
 			}
 			stub := stubText(last.level, last.tokens)
+			var err error
 			switch itemType(it) {
 			case "reasoning":
 				if evicted == n {
@@ -86,13 +86,17 @@ func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
 				}
 			case "function_call":
 				args, _ := marshal(map[string]string{"evicted": stub})
-				it["arguments"] = str(string(args))
+				err = it.set("arguments", str(string(args)))
 			case "custom_tool_call":
-				it["input"] = str(stub)
+				err = it.set("input", str(stub))
 			default: // an assistant message
 				if evicted == n {
-					it["content"], _ = marshal([]map[string]string{{"type": "output_text", "text": stub}})
+					text, _ := marshal([]map[string]string{{"type": "output_text", "text": stub}})
+					err = it.set("content", text)
 				}
+			}
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %v", j, err)
 			}
 			out = append(out, it)
 		}
@@ -102,17 +106,17 @@ func rewriteResponses(body []byte, d *decisions) ([]byte, error) {
 	if i != d.messages {
 		return nil, fmt.Errorf("the body makes %d input messages, the replay's input %d", i, d.messages)
 	}
-	return withMessages(req, "input", out)
+	return arr.with(out)
 }
 
-func itemType(it object) string {
+func itemType(it *element) string {
 	var t string
-	json.Unmarshal(it["type"], &t)
+	json.Unmarshal(it.get("type"), &t)
 	return t
 }
 
 // modelItem reports whether an input item is one the model wrote.
-func modelItem(it object) bool {
+func modelItem(it *element) bool {
 	switch itemType(it) {
 	case "reasoning", "function_call", "custom_tool_call":
 		return true
@@ -124,13 +128,13 @@ func modelItem(it object) bool {
 
 // blocksOf is how many blocks a model item makes of its assistant message
 // (as engine/ingest/proxyrec reads it).
-func blocksOf(it object) int {
+func blocksOf(it *element) int {
 	switch itemType(it) {
 	case "reasoning":
 		var summary []json.RawMessage
 		var encrypted string
-		json.Unmarshal(it["summary"], &summary)
-		json.Unmarshal(it["encrypted_content"], &encrypted)
+		json.Unmarshal(it.get("summary"), &summary)
+		json.Unmarshal(it.get("encrypted_content"), &encrypted)
 		if encrypted != "" {
 			return len(summary) + 1
 		}
@@ -138,5 +142,5 @@ func blocksOf(it object) int {
 	case "function_call", "custom_tool_call":
 		return 1
 	}
-	return len(proxyrec.TextBlocks(it["content"]))
+	return len(proxyrec.TextBlocks(it.get("content")))
 }

@@ -16,10 +16,12 @@ import (
 //   - The prologue is everything before the first assistant message.
 //   - Each user turn starts a new task and closes the current episode.
 //   - An assistant message that edits a file is action work; one that
-//     searches or reads is exploration; one that only runs commands (or
-//     only plans) continues the current episode, or starts an exploration
-//     when there is none. Text-only messages join the episode that follows
-//     them in the same task, else the current one, else stay unannotated.
+//     searches or reads is exploration, as is one that runs a command that
+//     only inspects (cat, ls, grep…: see inspects); one that only runs
+//     other commands (or only plans) continues the current episode, or
+//     starts an exploration when there is none. Text-only messages join
+//     the episode that follows them in the same task, else the current
+//     one, else stay unannotated.
 //   - A change of kind starts a new episode; tool results and injected
 //     messages belong to the episode of the call before them.
 //   - An act episode depends on the earlier expl episodes that read a path
@@ -107,7 +109,9 @@ func (in *inferrer) kindOf(i int) string {
 		case ClassSearch, ClassRead:
 			kind = KindExpl
 		case ClassShell:
-			if kind == "" {
+			if k, _ := lookKey(p, int(b)); k == "run" {
+				kind = KindExpl // a command that only inspects (cat, ls, grep…) reads
+			} else if kind == "" {
 				kind = "shell"
 			}
 		}

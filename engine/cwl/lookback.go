@@ -44,8 +44,15 @@ func lookKey(p *Plan, b int) (kind, key string) {
 }
 
 // inspects reports whether every step of a shell line (cd steps aside)
-// runs an inspecting program.
+// runs an inspecting program, and nothing is written to a file (cat >
+// f writes one).
 func inspects(line string) bool {
+	for _, quiet := range []string{"2>&1", "2>/dev/null", ">/dev/null", "> /dev/null"} {
+		line = strings.ReplaceAll(line, quiet, "")
+	}
+	if strings.Contains(line, ">") {
+		return false
+	}
 	steps := 0
 	for _, step := range strings.FieldsFunc(line, func(r rune) bool { return r == '&' || r == ';' || r == '|' }) {
 		f := strings.Fields(step)

@@ -20,6 +20,10 @@ func TestInspects(t *testing.T) {
 		{"npm run build && ls dist", false},
 		{"git status", false},
 		{"cd repo", false},
+		{"cat > notes.md <<EOF", false},
+		{"ls -la >> listing.txt", false},
+		{"grep -n add calc.sh 2>&1 | head", true},
+		{"ls missing 2>/dev/null", true},
 		{"", false},
 	} {
 		if got := inspects(c.line); got != c.want {

@@ -68,6 +68,39 @@ func TestInferredTitles(t *testing.T) {
 	}
 }
 
+// TestInspectingCommandsExplore checks that a command that only inspects
+// (cat, grep…) makes exploration, as a read does, and so closes the act
+// before it: an agent that reads through its shell (Codex, SWE-agent) has
+// its work after an edit split into episodes, not one act that stays open.
+// A command that changes or runs things continues the episode.
+func TestInspectingCommandsExplore(t *testing.T) {
+	call := func(id, cmd string) session.Block {
+		return session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: "exec_command", Arguments: []byte(`{"cmd":"` + cmd + `"}`)}
+	}
+	patch := session.Block{Type: session.BlockToolCall, ToolCallID: "p", ToolName: "apply_patch", Arguments: []byte(`"*** Begin Patch\n*** Update File: calc.sh\n*** End Patch\n"`)}
+	result := func(id string) *session.Message {
+		return &session.Message{Role: session.RoleTool, Blocks: []session.Block{{Type: session.BlockToolResult, ToolCallID: id, Text: "ok"}}}
+	}
+	asst := func(b session.Block) *session.Message { return &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{b}} }
+	msgs := []*session.Message{
+		{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: "fix the adder"}}},
+		asst(call("1", "cat calc.sh")), result("1"),
+		asst(patch), result("p"),
+		asst(call("2", "sh test.sh")), result("2"),
+		asst(call("3", "grep -n add calc.sh | head")), result("3"),
+		asst(call("4", "cat > notes.md <<EOF")), result("4"),
+	}
+	eps := InferEpisodes(NewPlan(msgs, nil, estimateLedger(), DefaultClassifier()))
+	var kinds []string
+	for _, e := range eps.List {
+		kinds = append(kinds, e.Kind+" "+e.Name)
+	}
+	want := "expl run cat|act edit calc.sh|expl run grep +1"
+	if got := strings.Join(kinds, "|"); got != want {
+		t.Errorf("episodes %q\nwant     %q", got, want)
+	}
+}
+
 // TestInferredTitlesOnRealSessions checks that every inferred episode of
 // the shared sessions has a unique name that says what it did, not a
 // counter.

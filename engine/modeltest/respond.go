@@ -47,6 +47,11 @@ func (s *Server) respondTo(users []string, assistants int, offered map[string]To
 			return t.Marker, nil, err
 		}
 		c.ID = nextID(idPrefix)
+		if c.Search {
+			// A tool search alone: the agent does not count it as a
+			// turn, and the step comes again with the tools found.
+			return t.Marker, []part{{Call: &c}}, nil
+		}
 		out = append(out, part{Call: &c})
 	}
 	return t.Marker, out, nil

@@ -29,9 +29,36 @@ type responsesItem struct {
 	Content   json.RawMessage `json:"content"`
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
-	Arguments string          `json:"arguments"`
+	Arguments json.RawMessage `json:"arguments"` // a JSON string; a tool search's, an object
 	Input     string          `json:"input"`
 	Output    json.RawMessage `json:"output"`
+	// Tools are what a tool search found: tools, or namespaces of them.
+	Tools []searchedTool `json:"tools"`
+}
+
+// searchedTool is a tool a client-side tool search found, or a namespace
+// whose tools it found.
+type searchedTool struct {
+	Type       string `json:"type"`
+	Name       string `json:"name"`
+	Parameters struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	} `json:"parameters"`
+	Tools []searchedTool `json:"tools"`
+}
+
+// offer adds the tools a tool search found to offered, each with its
+// namespace.
+func offer(offered map[string]Tool, found []searchedTool, namespace string) {
+	for _, t := range found {
+		if t.Type == "namespace" {
+			offer(offered, t.Tools, t.Name)
+			continue
+		}
+		tool := toolOf(t.Name, t.Parameters.Properties)
+		tool.Namespace = namespace
+		offered[t.Name] = tool
+	}
 }
 
 // modelItem reports whether an input item is one the model produced.
@@ -83,10 +110,18 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	offered := map[string]Tool{}
 	for _, t := range req.Tools {
-		if t.Type == "function" || t.Type == "custom" {
+		switch t.Type {
+		case "function", "custom":
 			tool := toolOf(t.Name, t.Parameters.Properties)
 			tool.Freeform = t.Type == "custom"
 			offered[t.Name] = tool
+		case "tool_search":
+			offered["tool_search"] = Tool{Name: "tool_search", Search: true}
+		}
+	}
+	for _, it := range responsesItems(req.Input) {
+		if it.Type == "tool_search_output" {
+			offer(offered, it.Tools, "")
 		}
 	}
 	task, parts, err := s.respondTo(users, turns, offered, "call")
@@ -103,14 +138,23 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		calls = append(calls, *p.Call)
+		if p.Call.Search {
+			output = append(output, map[string]any{"type": "tool_search_call", "id": nextID("tsc"), "call_id": p.Call.ID, "execution": "client",
+				"arguments": p.Call.Input, "status": "completed"})
+			continue
+		}
 		if p.Call.Freeform {
 			output = append(output, map[string]any{"type": "custom_tool_call", "id": nextID("ctc"), "call_id": p.Call.ID, "name": p.Call.Name,
 				"input": p.Call.Text, "status": "completed"})
 			continue
 		}
 		args, _ := json.Marshal(p.Call.Input)
-		output = append(output, map[string]any{"type": "function_call", "id": nextID("fc"), "call_id": p.Call.ID, "name": p.Call.Name,
-			"arguments": string(args), "status": "completed"})
+		call := map[string]any{"type": "function_call", "id": nextID("fc"), "call_id": p.Call.ID, "name": p.Call.Name,
+			"arguments": string(args), "status": "completed"}
+		if p.Call.Namespace != "" {
+			call["namespace"] = p.Call.Namespace
+		}
+		output = append(output, call)
 	}
 	cached := s.cacheRead(task+"\x00"+strings.Join(users, "\x00"), body)
 	out, _ := json.Marshal(output)
@@ -171,6 +215,8 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 				send("response.custom_tool_call_input.delta", map[string]any{"item_id": item["id"], "output_index": i, "delta": piece})
 			}
 			send("response.custom_tool_call_input.done", map[string]any{"item_id": item["id"], "output_index": i, "input": text})
+		case "tool_search_call":
+			send("response.output_item.added", map[string]any{"output_index": i, "item": added})
 		}
 		send("response.output_item.done", map[string]any{"output_index": i, "item": item})
 	}
@@ -186,12 +232,16 @@ func responsesToolResults(body []byte) map[string]string {
 		return out
 	}
 	for _, it := range responsesItems(req.Input) {
-		if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
+		switch it.Type {
+		case "function_call_output", "custom_tool_call_output":
 			var s string
 			if json.Unmarshal(it.Output, &s) != nil {
 				s = chatText(it.Output)
 			}
 			out[it.CallID] = s
+		case "tool_search_output":
+			b, _ := json.Marshal(it.Tools)
+			out[it.CallID] = string(b)
 		}
 	}
 	return out
@@ -209,7 +259,11 @@ func responsesToolCallsSent(body []byte) map[string]json.RawMessage {
 	for _, it := range responsesItems(req.Input) {
 		switch it.Type {
 		case "function_call":
-			out[it.CallID] = json.RawMessage(it.Arguments)
+			var args string
+			json.Unmarshal(it.Arguments, &args)
+			out[it.CallID] = json.RawMessage(args)
+		case "tool_search_call":
+			out[it.CallID] = it.Arguments
 		case "custom_tool_call":
 			b, _ := json.Marshal(it.Input)
 			out[it.CallID] = b // a freeform call's text, as a JSON string

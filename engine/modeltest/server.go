@@ -45,6 +45,12 @@ type Call struct {
 	Input    map[string]any
 	Text     string
 	Freeform bool
+	// Namespace is the namespace of a tool a tool search found.
+	Namespace string
+	// Search marks a call of the Responses API's client-side tool
+	// search: a tool_search_call item, which is not a turn of the
+	// script (the step it was made for comes again).
+	Search bool
 }
 
 // Usage is what the server reported a model call cost: input tokens not

@@ -15,6 +15,12 @@ type Tool struct {
 	// Freeform marks a tool that takes text, not JSON arguments (the
 	// Responses API's custom tools, such as Codex's apply_patch).
 	Freeform bool
+	// Namespace is the namespace a tool found by a tool search belongs
+	// to (Codex's mcp__<server>), which a call of it names.
+	Namespace string
+	// Search marks the Responses API's client-side tool search (Codex
+	// defers its MCP servers' tools until the model searches for them).
+	Search bool
 }
 
 // toolNames lists, per kind of action, the names agents give the tool
@@ -43,10 +49,15 @@ var paramNames = map[string][]string{
 // shell's cat.
 func (s Script) resolve(a Action, offered map[string]Tool) (Call, error) {
 	if a.Kind == Recall {
-		for name := range offered {
+		for name, t := range offered {
 			if strings.HasSuffix(strings.ToLower(name), "recall") {
-				return Call{Name: name, Input: map[string]any{"query": a.Query}}, nil
+				return Call{Name: name, Namespace: t.Namespace, Input: map[string]any{"query": a.Query}}, nil
 			}
+		}
+		if t, ok := offered["tool_search"]; ok && t.Search {
+			// Search for it first: the same step comes again with
+			// the tools found offered.
+			return Call{Name: "tool_search", Search: true, Input: map[string]any{"query": "recall evicted context", "limit": 8}}, nil
 		}
 	}
 	for _, name := range toolNames[a.Kind] {

@@ -81,7 +81,9 @@ func TestInspectingCommandsExplore(t *testing.T) {
 	result := func(id string) *session.Message {
 		return &session.Message{Role: session.RoleTool, Blocks: []session.Block{{Type: session.BlockToolResult, ToolCallID: id, Text: "ok"}}}
 	}
-	asst := func(b session.Block) *session.Message { return &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{b}} }
+	asst := func(b session.Block) *session.Message {
+		return &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{b}}
+	}
 	msgs := []*session.Message{
 		{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: "fix the adder"}}},
 		asst(call("1", "cat calc.sh")), result("1"),

@@ -406,6 +406,12 @@ func TestWhatIsNeverRewritten(t *testing.T) {
 	if out, note := ev.Rewrite(proxy.APIChat, "c", []byte(`{"messages":[`)); out != nil || !strings.Contains(note, "not JSON") {
 		t.Errorf("a body that cannot be read was rewritten: %s %q", out, note)
 	}
+	// Over τ with nothing the policy may evict (a user turn): as sent, and
+	// marked unreachable with why.
+	second := []byte(`{"messages":[{"role":"user","content":"and now, what does the pager do when the cursor runs past the last page of results?"}]}`)
+	if out, note := ev.Rewrite(proxy.APIChat, "c", second); out != nil || !strings.HasPrefix(note, "as sent at τ 10: ") || !strings.Contains(note, "unreachable: ") {
+		t.Errorf("a request over τ with nothing to evict: %s %q", out, note)
+	}
 }
 
 // TestHysteresisKeepsTheCachedPrefix plays the Chat Completions

@@ -154,7 +154,10 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 		}
 	}
 	if d.before <= e.params.Budget && kept == "" || len(d.evicted) == 0 {
-		return nil, "" // under τ, or nothing the policy may evict: as sent
+		if d.before > e.params.Budget { // over τ, and nothing the policy may evict
+			return nil, fmt.Sprintf("as sent at τ %d: %d tokens before, %d after; %s", e.params.Budget, d.before, d.before, unreachable(d.before-e.params.Budget))
+		}
+		return nil, "" // under τ: as sent
 	}
 	reads := st.members.reads()
 	out, err := apply(api, body, layout, d, reads)
@@ -167,9 +170,14 @@ func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, stri
 		note += "; " + kept
 	}
 	if d.after > e.params.Budget {
-		note += fmt.Sprintf("; unreachable: %d tokens over τ that the policy may not evict (user turns, the open episode, what a live action depends on)", d.after-e.params.Budget)
+		note += "; " + unreachable(d.after-e.params.Budget)
 	}
 	return out, note
+}
+
+// unreachable says why an input stays over τ by over tokens.
+func unreachable(over int) string {
+	return fmt.Sprintf("unreachable: %d tokens over τ that the policy may not evict (user turns, the open episode, what a live action depends on)", over)
 }
 
 // apply rewrites body, a request of api whose messages stand where layout

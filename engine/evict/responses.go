@@ -43,15 +43,22 @@ func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
 		}
 		lead = false
 		if !modelItem(it) {
-			if j < keep && (typ == "function_call_output" || typ == "custom_tool_call_output") {
-				if x, ok := d.at(i, 0); ok {
-					if err := it.set("output", str(stubText(x.level, x.tokens))); err != nil {
-						return nil, fmt.Errorf("item %d: %v", j, err)
-					}
+			if x, ok := d.at(i, 0); ok && j < keep {
+				var err error
+				switch typ {
+				case "function_call_output", "custom_tool_call_output":
+					err = it.set("output", str(stubText(x.level, x.tokens)))
+				case "tool_search_output": // the tools found go: their schemas were the output
+					err = it.set("tools", json.RawMessage("[]"))
+				}
+				if err != nil {
+					return nil, fmt.Errorf("item %d: %v", j, err)
 				}
 			}
 			out = append(out, it)
-			i++
+			if makesMessage(typ) {
+				i++
+			}
 			continue
 		}
 		// A group of the model's items: one assistant message.
@@ -89,6 +96,9 @@ func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
 				err = it.set("arguments", str(string(args)))
 			case "custom_tool_call":
 				err = it.set("input", str(stub))
+			case "tool_search_call": // its arguments are an object
+				args, _ := marshal(map[string]string{"evicted": stub})
+				err = it.set("arguments", args)
 			default: // an assistant message
 				if evicted == n {
 					text, _ := marshal([]map[string]string{{"type": "output_text", "text": stub}})
@@ -115,10 +125,22 @@ func itemType(it *element) string {
 	return t
 }
 
+// makesMessage reports whether an input item of type typ, not one the
+// model wrote, makes an input message (as engine/ingest/proxyrec reads
+// it): a call's output, or a message. Other items (a web search's call)
+// make none.
+func makesMessage(typ string) bool {
+	switch typ {
+	case "function_call_output", "custom_tool_call_output", "tool_search_output", "message", "":
+		return true
+	}
+	return false
+}
+
 // modelItem reports whether an input item is one the model wrote.
 func modelItem(it *element) bool {
 	switch itemType(it) {
-	case "reasoning", "function_call", "custom_tool_call":
+	case "reasoning", "function_call", "custom_tool_call", "tool_search_call":
 		return true
 	case "message", "":
 		return it.role() == "assistant"
@@ -139,7 +161,7 @@ func blocksOf(it *element) int {
 			return len(summary) + 1
 		}
 		return len(summary)
-	case "function_call", "custom_tool_call":
+	case "function_call", "custom_tool_call", "tool_search_call":
 		return 1
 	}
 	return len(proxyrec.TextBlocks(it.get("content")))

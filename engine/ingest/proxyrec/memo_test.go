@@ -102,3 +102,29 @@ func requestOf(api proxy.API, history []any) map[string]any {
 	}
 	return map[string]any{"model": "m", "tools": tools, "messages": history}
 }
+
+// TestToolSearchItems reads a Responses request that carries a client-side
+// tool search (Codex defers its MCP tools until the model searches): the
+// search is a call of the model, and what it found, the tools' schemas, is
+// its result, which the model reads.
+func TestToolSearchItems(t *testing.T) {
+	body := `{"model":"m","input":[{"type":"message","role":"user","content":"go"},` +
+		`{"type":"tool_search_call","call_id":"s1","execution":"client","status":"completed","arguments":{"query":"recall","limit":8}},` +
+		`{"type":"tool_search_output","call_id":"s1","execution":"client","status":"completed","tools":[{"type":"namespace","name":"mcp__ctxscope","tools":[{"type":"function","name":"recall"}]}]},` +
+		`{"type":"function_call","call_id":"c1","name":"recall","namespace":"mcp__ctxscope","arguments":"{\"query\":\"notes\"}"}]}`
+	req := readRequest(proxy.APIResponses, body, &messageMemo{})
+	if len(req.messages) != 4 {
+		t.Fatalf("%d messages", len(req.messages))
+	}
+	search, found, call := req.messages[1], req.messages[2], req.messages[3]
+	if search.Role != session.RoleAssistant || search.Blocks[0].ToolName != "tool_search" || string(search.Blocks[0].Arguments) != `{"query":"recall","limit":8}` {
+		t.Errorf("the search: %+v", search)
+	}
+	if found.Role != session.RoleTool || found.Blocks[0].ToolCallID != "s1" || len(found.Blocks[0].Content) != 1 ||
+		found.Blocks[0].Content[0].Text != `[{"type":"namespace","name":"mcp__ctxscope","tools":[{"type":"function","name":"recall"}]}]` {
+		t.Errorf("what it found: %+v", found)
+	}
+	if call.Blocks[0].ToolName != "recall" {
+		t.Errorf("the call: %+v", call)
+	}
+}

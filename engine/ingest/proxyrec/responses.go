@@ -1,6 +1,8 @@
 package proxyrec
 
 import (
+	"bytes"
+
 	json "github.com/segmentio/encoding/json"
 	"github.com/tidwall/gjson"
 
@@ -21,6 +23,9 @@ type responsesItem struct {
 		Text string `json:"text"`
 	} `json:"summary"`
 	Encrypted string `json:"encrypted_content"`
+	// Tools are what a client-side tool search found (Codex's deferred
+	// MCP tools): their schemas, which the model reads.
+	Tools json.RawMessage `json:"tools"`
 }
 
 // responsesRequest reads a Responses request: the instructions and the
@@ -88,7 +93,7 @@ func responsesRequest(body string, memo *messageMemo) request {
 // role alone.
 func isModelItem(raw string) bool {
 	switch gjson.Get(raw, "type").String() {
-	case "reasoning", "function_call", "custom_tool_call":
+	case "reasoning", "function_call", "custom_tool_call", "tool_search_call":
 		return true
 	case "message", "":
 		return gjson.Get(raw, "role").String() == "assistant"
@@ -117,6 +122,9 @@ func responsesMessage(items []element) (*session.Message, bool) {
 		case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
 			return &session.Message{Role: session.RoleTool, Blocks: []session.Block{{
 				Type: session.BlockToolResult, ToolCallID: it.CallID, Content: TextBlocks(it.Output)}}}, true
+		case it.Type == "tool_search_output":
+			return &session.Message{Role: session.RoleTool, Blocks: []session.Block{{
+				Type: session.BlockToolResult, ToolCallID: it.CallID, ToolName: "tool_search", Content: searchedTools(it.Tools)}}}, true
 		case (it.Type == "message" || it.Type == "") && (it.Role == "developer" || it.Role == "system"):
 			return &session.Message{Role: session.RoleSystem, Blocks: TextBlocks(it.Content)}, true
 		case it.Type == "message" || it.Type == "":
@@ -142,6 +150,8 @@ func modelBlock(it *responsesItem) ([]session.Block, bool) {
 		return out, true
 	case "function_call":
 		return []session.Block{{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: it.Name, Arguments: arguments(it.Arguments)}}, true
+	case "tool_search_call":
+		return []session.Block{{Type: session.BlockToolCall, ToolCallID: it.CallID, ToolName: "tool_search", Arguments: arguments(it.Arguments)}}, true
 	case "custom_tool_call":
 		var text string
 		json.Unmarshal(it.Input, &text)
@@ -152,4 +162,14 @@ func modelBlock(it *responsesItem) ([]session.Block, bool) {
 		}
 	}
 	return nil, false
+}
+
+// searchedTools is the content of a tool search's output: the schemas of
+// the tools it found, as the body carries them (compact JSON).
+func searchedTools(raw json.RawMessage) []session.Block {
+	var c bytes.Buffer
+	if len(raw) == 0 || json.Compact(&c, raw) != nil {
+		return nil
+	}
+	return []session.Block{{Type: session.BlockText, Text: c.String()}}
 }

@@ -88,8 +88,12 @@ func underEviction(t *testing.T, sb *sandbox, script modeltest.Script, budget in
 	rewritten := 0
 	for _, conv := range byConv {
 		for k, r := range conv {
-			fwd, _ := replay.Rewrite(r.API, r.Conversation, []byte(r.Request.Text))
+			fwd, note := replay.Rewrite(r.API, r.Conversation, []byte(r.Request.Text))
 			switch {
+			case note != r.Rewrite:
+				t.Errorf("request %d: the replay notes %q, the live proxy %q", k, note, r.Rewrite)
+			case r.Forwarded == nil && r.Rewrite != "" && !strings.Contains(r.Rewrite, "unreachable:"):
+				t.Errorf("request %d forwarded as sent: %s", k, r.Rewrite)
 			case (fwd == nil) != (r.Forwarded == nil):
 				t.Errorf("request %d: the replay rewrites %v, the live proxy %v (%s)", k, fwd != nil, r.Forwarded != nil, r.Rewrite)
 			case fwd != nil && string(fwd) != r.Forwarded.Text:

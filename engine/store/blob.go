@@ -51,6 +51,9 @@ func contentHash(data []byte) string {
 // returns the hash. Data longer than blobPart goes in parts.
 func (w *txWriter) putBlob(data []byte) (string, error) {
 	h := contentHash(data)
+	if w.bulk != nil && len(data) <= blobPart {
+		return h, w.bulk.addBlob(h, data)
+	}
 	whole := data
 	if len(data) > blobPart {
 		whole = []byte{}

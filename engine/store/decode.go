@@ -13,9 +13,10 @@ import (
 // (JSON documents, Inspect logs, files of several sessions): each session
 // is written as soon as the importer has read it, so that a file of many
 // sessions never holds more than one in memory. It is the one place,
-// with streamSession, where the workspace calls the importers.
-func writeEach(tx *sql.Tx, srcID int64, act Action, im ingest.Importer, r io.Reader, path string) ([]SessionChange, error) {
-	w, err := newTxWriter(tx)
+// with streamSession, where the workspace calls the importers. copy, when
+// not nil, writes rows in batches (see txWriter).
+func writeEach(tx *sql.Tx, copy copyRows, srcID int64, act Action, im ingest.Importer, r io.Reader, path string) ([]SessionChange, error) {
+	w, err := newTxWriter(tx, copy)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -35,6 +36,10 @@ type dialect interface {
 	integrityCheck(db *sql.DB) (string, error)
 	// size is how many bytes the workspace's database takes.
 	size(s *Store) (int64, error)
+	// copier returns how an import's transaction on conn writes rows in
+	// batches, on a server, where each statement is a round trip; nil to
+	// write each row as it comes.
+	copier(ctx context.Context, conn *sql.Conn) copyRows
 }
 
 // sqliteDialect is a workspace in an SQLite file. The schema version is
@@ -42,6 +47,8 @@ type dialect interface {
 type sqliteDialect struct{}
 
 func (sqliteDialect) name() string { return "sqlite" }
+
+func (sqliteDialect) copier(context.Context, *sql.Conn) copyRows { return nil }
 
 func (sqliteDialect) ddl(migration string) string { return migration }
 

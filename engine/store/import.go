@@ -121,7 +121,7 @@ func (s *Store) importFile(ctx context.Context, abs string, rewrite bool) (*Impo
 	if scan.size == info.Size() {
 		body = f // whole: formats that need random access (.eval zips) read it in place
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inCopyTx(ctx, func(tx *sql.Tx, copy copyRows) error {
 		act, old, err := decide(tx, abs, scan)
 		if err != nil {
 			return err
@@ -143,14 +143,14 @@ func (s *Store) importFile(ctx context.Context, abs string, rewrite bool) (*Impo
 			return err
 		}
 		if ingest.CanStream(im, head) {
-			c, err := streamSession(tx, srcID, act, im, body, abs)
+			c, err := streamSession(tx, copy, srcID, act, im, body, abs)
 			if err != nil {
 				return err
 			}
 			res.Sessions = []SessionChange{c}
 			return nil
 		}
-		res.Sessions, err = writeEach(tx, srcID, act, im, body, abs)
+		res.Sessions, err = writeEach(tx, copy, srcID, act, im, body, abs)
 		return err
 	})
 	if err != nil {
@@ -242,6 +242,28 @@ func upsertSource(tx *sql.Tx, old *sourceState, path string, format session.Form
 		return 0, fmt.Errorf("update source: %w", err)
 	}
 	return old.id, nil
+}
+
+// inCopyTx runs fn in a write transaction, committing when it returns nil,
+// with the engine's way to write rows in batches in it (nil for none).
+func (s *Store) inCopyTx(ctx context.Context, fn func(*sql.Tx, copyRows) error) error {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx, s.d.copier(ctx, conn)); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
 }
 
 // inTx runs fn in a write transaction, committing when it returns nil.

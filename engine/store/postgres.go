@@ -136,6 +136,8 @@ type postgresDialect struct{}
 
 func (postgresDialect) name() string { return "postgres" }
 
+func (postgresDialect) copier(ctx context.Context, conn *sql.Conn) copyRows { return pgCopy(ctx, conn) }
+
 // ddlRules translate SQLite's column types and table options into
 // PostgreSQL's: 64-bit integers (SQLite's INTEGER is 64-bit), row ids that
 // the database assigns, bytes for blobs, and no WITHOUT ROWID.

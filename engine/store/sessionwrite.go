@@ -43,6 +43,9 @@ func writeSession(w *txWriter, srcID int64, act Action, ss *session.Session) (Se
 			return c, err
 		}
 	}
+	if err := w.flush(); err != nil {
+		return c, err
+	}
 	if err := updateSessionRow(w.tx, st.id, ss, c.Action == ActionReplaced); err != nil {
 		return c, err
 	}
@@ -71,6 +74,9 @@ func insertSession(w *txWriter, srcID int64, ss *session.Session) (SessionChange
 		return SessionChange{}, fmt.Errorf("insert session: %w", err)
 	}
 	if err := insertThreads(w, id, 0, ss.Threads); err != nil {
+		return SessionChange{}, err
+	}
+	if err := w.flush(); err != nil {
 		return SessionChange{}, err
 	}
 	if err := afterChange(w.tx, id, ss); err != nil {

@@ -62,9 +62,10 @@ const generationSize = 4096
 
 // streamSession imports the session of a line-oriented file read from r,
 // of the format im detected. act is the import's action; for ActionAppended and ActionReplaced the
-// source's stored session is reused.
-func streamSession(tx *sql.Tx, srcID int64, act Action, im ingest.Importer, r io.Reader, path string) (SessionChange, error) {
-	w, err := newTxWriter(tx)
+// source's stored session is reused. copy, when not nil, writes rows in
+// batches (see txWriter).
+func streamSession(tx *sql.Tx, copy copyRows, srcID int64, act Action, im ingest.Importer, r io.Reader, path string) (SessionChange, error) {
+	w, err := newTxWriter(tx, copy)
 	if err != nil {
 		return SessionChange{}, err
 	}
@@ -209,6 +210,9 @@ func (sw *streamWriter) rewrite(st *streamThread, e *session.Entry) error {
 		row, ok = sw.older[e]
 	}
 	tx := sw.w.tx
+	if err := sw.w.flush(); err != nil { // the entry may be among the rows held
+		return err
+	}
 	if !ok {
 		if err := tx.QueryRow(`SELECT ord FROM entries WHERE thread_id = ? AND eid = ? ORDER BY ord DESC LIMIT 1`, st.id, e.ID).Scan(&row.ord); err != nil {
 			return fmt.Errorf("find entry %q to update: %w", e.ID, err)
@@ -226,6 +230,9 @@ func (sw *streamWriter) rewrite(st *streamThread, e *session.Entry) error {
 // derives from the content.
 func (sw *streamWriter) finish(ss *session.Session, change *SessionChange) error {
 	tx := sw.w.tx
+	if err := sw.w.flush(); err != nil {
+		return err
+	}
 	if err := sw.placeThreads(ss); err != nil {
 		return err
 	}

@@ -10,14 +10,20 @@ import (
 )
 
 // txWriter inserts session rows inside one transaction through statements
-// prepared once per transaction.
+// prepared once per transaction, or, on a server (copy not nil), in
+// batches of rows (see bulk): whoever then reads or deletes entries or
+// blocks the transaction wrote calls flush first.
 type txWriter struct {
 	tx                         *sql.Tx
 	thread, entry, block, blob *sql.Stmt
+	bulk                       *bulk // nil: each row as it comes
 }
 
-func newTxWriter(tx *sql.Tx) (*txWriter, error) {
+func newTxWriter(tx *sql.Tx, copy copyRows) (*txWriter, error) {
 	w := &txWriter{tx: tx}
+	if copy != nil {
+		w.bulk = &bulk{tx: tx, copy: copy, ids: map[string][]int64{}}
+	}
 	var err error
 	prep := func(q string) *sql.Stmt {
 		if err != nil {
@@ -40,6 +46,9 @@ func newTxWriter(tx *sql.Tx) (*txWriter, error) {
 	}
 	return w, nil
 }
+
+// flush writes the rows held for a batch.
+func (w *txWriter) flush() error { return w.bulk.flush() }
 
 func (w *txWriter) close() {
 	for _, st := range []*sql.Stmt{w.thread, w.entry, w.block, w.blob} {
@@ -86,7 +95,15 @@ func (w *txWriter) insertEntry(threadID int64, ord int, e *session.Entry) error 
 		args = append(args, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 	}
 	var id int64
-	if err := w.entry.QueryRow(args...).Scan(&id); err != nil {
+	if w.bulk != nil {
+		var err error
+		if id, err = w.bulk.id("entries"); err != nil {
+			return err
+		}
+		if err := w.bulk.add(&w.bulk.entries, append([]any{id}, args...)); err != nil {
+			return fmt.Errorf("insert entry %q (line %d): %w", e.ID, e.Line, err)
+		}
+	} else if err := w.entry.QueryRow(args...).Scan(&id); err != nil {
 		return fmt.Errorf("insert entry %q (line %d): %w", e.ID, e.Line, err)
 	}
 	if e.Message == nil || len(e.Message.Blocks) == 0 {
@@ -112,9 +129,16 @@ func (w *txWriter) insertBlocks(entryID int64, parent sql.NullInt64, bs []sessio
 		if err != nil {
 			return err
 		}
+		row := []any{entryID, parent, i, string(b.Type), textInline, textRef, b.Redacted, b.ToolCallID, b.ToolName,
+			argsInline, argsRef, b.IsError, nullBytes(b.Details), b.MIME, b.Content != nil && len(b.Content) == 0, b.Size, b.Implicit}
 		var id int64
-		err = w.block.QueryRow(entryID, parent, i, string(b.Type), textInline, textRef, b.Redacted, b.ToolCallID, b.ToolName,
-			argsInline, argsRef, b.IsError, nullBytes(b.Details), b.MIME, b.Content != nil && len(b.Content) == 0, b.Size, b.Implicit).Scan(&id)
+		if w.bulk != nil {
+			if id, err = w.bulk.id("blocks"); err == nil {
+				err = w.bulk.add(&w.bulk.blocks, append([]any{id}, row...))
+			}
+		} else {
+			err = w.block.QueryRow(row...).Scan(&id)
+		}
 		if err != nil {
 			return fmt.Errorf("insert block: %w", err)
 		}

@@ -77,6 +77,18 @@ agent_clis() {
   done < scripts/agents.txt
 }
 
+# otel_clients installs the OpenTelemetry clients the OTLP receiver's
+# tests run (app/serve), at the versions of scripts/otel-clients'
+# package-lock.json, when they are missing or the lock file changed.
+otel_clients() {
+  local dir=scripts/otel-clients
+  if [ -d "$dir/node_modules" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+    return
+  fi
+  log "installing the OpenTelemetry clients (npm ci in $dir)"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+}
+
 case "${1:-build}" in
   build)
     apt_install "${build_pkgs[@]}"
@@ -90,6 +102,7 @@ case "${1:-build}" in
     golangci_lint
     npm_packages
     agent_clis
+    otel_clients
     scripts/fetch-embeddings.sh >&2
     ;;
   bench)

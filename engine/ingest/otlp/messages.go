@@ -181,8 +181,7 @@ func partsBlocks(parts []json.RawMessage) []session.Block {
 		case "tool_call", "server_tool_call":
 			out = append(out, session.Block{Type: session.BlockToolCall, ToolCallID: p.ID, ToolName: p.Name, Arguments: openai.Arguments(p.Arguments)})
 		case "tool_call_response", "server_tool_call_response":
-			out = append(out, session.Block{Type: session.BlockToolResult, ToolCallID: p.ID,
-				Content: []session.Block{{Type: session.BlockText, Text: jsonText(p.Response)}}})
+			out = append(out, session.Block{Type: session.BlockToolResult, ToolCallID: p.ID, Content: responseContent(p.Response)})
 		case "blob", "file_data", "uri", "file":
 			if p.Modality == "image" || strings.HasPrefix(p.MIMEType, "image/") {
 				out = append(out, session.Block{Type: session.BlockImage, MIME: p.MIMEType})
@@ -194,6 +193,31 @@ func partsBlocks(parts []json.RawMessage) []session.Block {
 		}
 	}
 	return out
+}
+
+// responseContent is what a tool call response gives the model: a
+// string's text; the texts of a list of text blocks, as the Anthropic SDK
+// records a tool result's content ([{"type":"text","text":…}]); else the
+// JSON as written.
+func responseContent(raw json.RawMessage) []session.Block {
+	var blocks []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) == nil && len(blocks) > 0 {
+		out := make([]session.Block, 0, len(blocks))
+		for _, b := range blocks {
+			if b.Type != "text" || b.Text == nil {
+				out = nil
+				break
+			}
+			out = append(out, session.Block{Type: session.BlockText, Text: *b.Text})
+		}
+		if out != nil {
+			return out
+		}
+	}
+	return []session.Block{{Type: session.BlockText, Text: jsonText(raw)}}
 }
 
 // jsonText returns a JSON string's value, or any other JSON as written.

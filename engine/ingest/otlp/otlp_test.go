@@ -372,3 +372,27 @@ func FuzzImport(f *testing.F) {
 		}
 	})
 }
+
+// TestToolCallResponseContent reads what a tool call response gives the
+// model: a string, the texts of a list of text blocks (the Anthropic SDK's
+// record of a tool result), or any other JSON as written.
+func TestToolCallResponseContent(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want []string
+	}{
+		{`"plain output"`, []string{"plain output"}},
+		{`[{"type":"text","text":"one"},{"type":"text","text":"two"}]`, []string{"one", "two"}},
+		{`[{"type":"text","text":"one"},{"type":"image"}]`, []string{`[{"type":"text","text":"one"},{"type":"image"}]`}},
+		{`{"output":"x"}`, []string{`{"output":"x"}`}},
+		{`[]`, []string{`[]`}},
+	} {
+		var got []string
+		for _, b := range responseContent(json.RawMessage(tc.raw)) {
+			got = append(got, b.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("responseContent(%s) = %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}

@@ -34,8 +34,9 @@ func clientTask() modeltest.Script {
 // SDK's telemetry (@ai-sdk/otel), and the Anthropic SDK's own spans. The session the exports
 // become must hold what the model server received and answered: every
 // message, call and result of the last request and its answer, and each
-// call's usage (the openai instrumentations record no cached tokens, so
-// there only the whole input; docs/ingest.md says so).
+// call's usage, and the tools it offered, where the client records them
+// (the openai instrumentations record no cached tokens, so there only the
+// whole input; two clients record no tools; docs/ingest.md says so).
 func TestOTelClients(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(otelClients, "node_modules", "@opentelemetry", "sdk-node")); err != nil {
 		t.Fatalf("the OpenTelemetry clients are not installed in %s: run scripts/setup.sh test (make test does)", otelClients)
@@ -44,11 +45,12 @@ func TestOTelClients(t *testing.T) {
 		name, script, inst string
 		digest             func(*testing.T, []byte) []string // of what the model server received
 		cached             bool                              // the client records the cached part of the input
+		tools              bool                              // the client records the tools offered (gen_ai.tool.definitions)
 	}{
-		{"openai+otel", "openai.cjs", "otel", chatDigest, false},
-		{"openai+traceloop", "openai.cjs", "traceloop", chatDigest, false},
-		{"ai-sdk", "ai-sdk.mjs", "", chatDigest, true},
-		{"anthropic-sdk", "anthropic.cjs", "", anthropicDigest, true},
+		{"openai+otel", "openai.cjs", "otel", chatDigest, false, false},
+		{"openai+traceloop", "openai.cjs", "traceloop", chatDigest, false, true},
+		{"ai-sdk", "ai-sdk.mjs", "", chatDigest, true, true},
+		{"anthropic-sdk", "anthropic.cjs", "", anthropicDigest, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := modeltest.Start(clientTask())
@@ -79,11 +81,14 @@ func TestOTelClients(t *testing.T) {
 			}
 			sess := waitForSession(t, st, session.FormatOTLP)
 			want := tc.digest(t, reqs[len(reqs)-1].Body)
+			if tc.tools {
+				want[0] += " | tool:read" // the tool's schema, named by its tool
+			}
 			want = append(want, "assistant text:The adder subtracts; it should add.")
 			var got []string
 			for _, e := range sess.Main().Entries {
-				if e.Message != nil {
-					got = append(got, contentDigest(e.Message))
+				if m := e.Message; m != nil {
+					got = append(got, clientDigest(m))
 				}
 			}
 			// Usage: the openai instrumentations record no cached part of
@@ -179,6 +184,24 @@ func chatDigest(t *testing.T, body []byte) []string {
 		out = append(out, fmt.Sprintf("%s %s", m.Role, strings.Join(parts, " | ")))
 	}
 	return out
+}
+
+// clientDigest is contentDigest with each tool schema of a system message
+// as its tool's name: the clients record a schema in their own form.
+func clientDigest(m *session.Message) string {
+	if m.Role != session.RoleSystem {
+		return contentDigest(m)
+	}
+	var parts []string
+	for i := range m.Blocks {
+		b := &m.Blocks[i]
+		if session.SectionOf(m, b) == session.SectionToolSchema {
+			parts = append(parts, "tool:"+b.ToolName)
+		} else {
+			parts = append(parts, "text:"+b.Text)
+		}
+	}
+	return string(m.Role) + " " + strings.Join(parts, " | ")
 }
 
 // modelBase is the base URL a client script takes for the model server:

@@ -27,6 +27,7 @@ const (
 	attrInputMessages      = "gen_ai.input.messages"
 	attrOutputMessages     = "gen_ai.output.messages"
 	attrSystemInstructions = "gen_ai.system_instructions"
+	attrToolDefinitions    = "gen_ai.tool.definitions"
 	attrAgentName          = "gen_ai.agent.name"
 	attrToolName           = "gen_ai.tool.name"
 	attrToolCallID         = "gen_ai.tool.call.id"

@@ -1,6 +1,7 @@
 package otlp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -26,14 +27,76 @@ type call struct {
 // versions, else OpenLLMetry's indexed attributes. Problems are returned
 // for diagnostics; what could be read is kept.
 func readCall(s *span) (call, []string) {
-	var c call
-	var problems []string
+	c, problems := readMessages(s)
+	if defs := attrJSON(callAttrs(s), attrToolDefinitions); defs != nil {
+		tools, err := toolDefinitions(defs)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", attrToolDefinitions, err))
+		}
+		if len(c.system) == 0 && len(c.input) > 0 && c.input[0].Role == session.RoleSystem {
+			// The system prompt came as the input's first message: the
+			// schemas join it, as they follow the prompt in a request.
+			first := c.input[0]
+			first.Blocks = append(first.Blocks[:len(first.Blocks):len(first.Blocks)], tools...)
+		} else {
+			c.system = append(c.system, tools...)
+		}
+	}
+	return c, problems
+}
+
+// callAttrs are a model call span's attributes with those of its
+// inference details event.
+func callAttrs(s *span) map[string]any {
 	attrs := s.attrs
 	for _, e := range s.events {
 		if e.name == evDetails {
 			attrs = mergeAttrs(attrs, e.attrs)
 		}
 	}
+	return attrs
+}
+
+// toolDefinitions reads gen_ai.tool.definitions, the tools the request
+// offered, as the system message's blocks: one per tool's schema, as the
+// span carries it (compact JSON), named by its tool, as a wire reader of
+// the request makes them (engine/ingest/proxyrec).
+func toolDefinitions(raw json.RawMessage) ([]session.Block, error) {
+	var defs []json.RawMessage
+	if err := json.Unmarshal(raw, &defs); err != nil {
+		return nil, fmt.Errorf("not a list of tools: %s", norm.JSONError(err))
+	}
+	var out []session.Block
+	for _, d := range defs {
+		var v struct {
+			Name     string `json:"name"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		}
+		json.Unmarshal(d, &v)
+		name := v.Name
+		if name == "" {
+			name = v.Function.Name
+		}
+		if name == "" {
+			name = "(unnamed tool)"
+		}
+		var c bytes.Buffer
+		if json.Compact(&c, d) != nil {
+			c.Write(d)
+		}
+		out = append(out, session.Block{Type: session.BlockText, Text: c.String(), ToolName: name})
+	}
+	return out, nil
+}
+
+// readMessages reads a model call span's messages, in whichever form its
+// instrumentation wrote them.
+func readMessages(s *span) (call, []string) {
+	var c call
+	var problems []string
+	attrs := callAttrs(s)
 	if in, out, sys := attrJSON(attrs, attrInputMessages), attrJSON(attrs, attrOutputMessages), attrJSON(attrs, attrSystemInstructions); in != nil || out != nil || sys != nil {
 		c.found = true
 		var err error

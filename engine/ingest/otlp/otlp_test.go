@@ -396,3 +396,24 @@ func TestToolCallResponseContent(t *testing.T) {
 		}
 	}
 }
+
+// TestToolDefinitions reads gen_ai.tool.definitions as the schema blocks
+// of the system message, each named by its tool in either form the
+// clients write, and refuses what is not a list.
+func TestToolDefinitions(t *testing.T) {
+	blocks, err := toolDefinitions(json.RawMessage(`[{"type":"function","name":"read","parameters":{"type":"object"}},` +
+		`{"type":"function","function":{"name":"bash"}}, {"description":"no name"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range blocks {
+		names = append(names, b.ToolName)
+	}
+	if strings.Join(names, ",") != "read,bash,(unnamed tool)" || blocks[0].Text != `{"type":"function","name":"read","parameters":{"type":"object"}}` {
+		t.Errorf("blocks %+v", blocks)
+	}
+	if _, err := toolDefinitions(json.RawMessage(`{"name":"read"}`)); err == nil {
+		t.Error("an object was taken for a list of tools")
+	}
+}

@@ -274,12 +274,31 @@ func usageOf(attrs map[string]any) *session.Usage {
 		return nil
 	}
 	u := &session.Usage{Output: out}
-	u.CacheRead, _ = attrInt(attrs, attrCacheRead)
-	u.CacheWrite, _ = attrInt(attrs, attrCacheWrite)
+	u.CacheRead = firstInt(attrs, cacheReadAttrs)
+	u.CacheWrite = firstInt(attrs, cacheWriteAttrs)
 	u.Reasoning, _ = attrInt(attrs, attrReasoning)
 	// OpenTelemetry's input count includes the cached tokens.
 	u.Input = max(0, in-u.CacheRead-u.CacheWrite)
 	return u
+}
+
+// cacheReadAttrs and cacheWriteAttrs name the cached tokens of a call's
+// input, as the conventions name them and as clients have: the Anthropic
+// SDK writes cache_write, OpenLLMetry the older underscored names.
+var (
+	cacheReadAttrs  = []string{attrCacheRead, "gen_ai.usage.cache_read_input_tokens"}
+	cacheWriteAttrs = []string{attrCacheWrite, "gen_ai.usage.cache_write.input_tokens", "gen_ai.usage.cache_creation_input_tokens"}
+)
+
+// firstInt is the first of the attributes names that attrs has, 0 for
+// none.
+func firstInt(attrs map[string]any, names []string) int {
+	for _, n := range names {
+		if v, ok := attrInt(attrs, n); ok {
+			return v
+		}
+	}
+	return 0
 }
 
 // commonPrefix returns how many messages a and b share from the start.

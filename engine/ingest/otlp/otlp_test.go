@@ -417,3 +417,24 @@ func TestToolDefinitions(t *testing.T) {
 		t.Error("an object was taken for a list of tools")
 	}
 }
+
+// TestCachedTokenAliases reads the cached part of a call's input under
+// each name clients give it, and takes it out of the input, which counts
+// the whole prompt.
+func TestCachedTokenAliases(t *testing.T) {
+	for _, tc := range []struct {
+		attrs       map[string]any
+		in, r, w    int
+		description string
+	}{
+		{map[string]any{"gen_ai.usage.input_tokens": int64(100), "gen_ai.usage.cache_read.input_tokens": int64(60), "gen_ai.usage.cache_creation.input_tokens": int64(10)}, 30, 60, 10, "the conventions"},
+		{map[string]any{"gen_ai.usage.input_tokens": int64(100), "gen_ai.usage.cache_read.input_tokens": int64(60), "gen_ai.usage.cache_write.input_tokens": int64(10)}, 30, 60, 10, "the Anthropic SDK"},
+		{map[string]any{"gen_ai.usage.input_tokens": int64(100), "gen_ai.usage.cache_read_input_tokens": int64(60), "gen_ai.usage.cache_creation_input_tokens": int64(10)}, 30, 60, 10, "OpenLLMetry's older names"},
+		{map[string]any{"gen_ai.usage.input_tokens": int64(100)}, 100, 0, 0, "none cached"},
+	} {
+		u := usageOf(tc.attrs)
+		if u == nil || u.Input != tc.in || u.CacheRead != tc.r || u.CacheWrite != tc.w {
+			t.Errorf("%s: usage %+v, want input %d, cache read %d, write %d", tc.description, u, tc.in, tc.r, tc.w)
+		}
+	}
+}

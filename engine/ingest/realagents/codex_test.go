@@ -21,23 +21,7 @@ func TestCodex(t *testing.T) {
 	defer srv.Close()
 	rec := startProxy(t, srv)
 	codexHome := filepath.Join(sb.home, ".codex")
-	sb.writeFile(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
-model_provider = "mock"
-
-[model_providers.mock]
-name = "mock"
-base_url = "%s/v1"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[analytics]
-enabled = false
-
-[features]
-enable_request_compression = false
-`, rec.base))
+	sb.writeFile(t, filepath.Join(codexHome, "config.toml"), codexConfig(rec.base, ""))
 	bin := filepath.Join(agent.dir, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
 	sb.run(t, 3*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
 		bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
@@ -56,4 +40,28 @@ enable_request_compression = false
 	if !compareTotals(t, s) {
 		t.Error("the agent's own totals are not read")
 	}
+}
+
+// codexConfig is Codex's config.toml for a run against the model server at
+// base (a Responses provider, no retries, no analytics, bodies
+// uncompressed), with extra TOML after it.
+func codexConfig(base, extra string) string {
+	return fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "mock"
+
+[model_providers.mock]
+name = "mock"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[features]
+enable_request_compression = false
+
+%s`, base, extra)
 }

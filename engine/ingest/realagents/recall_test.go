@@ -193,26 +193,7 @@ func TestCodexRecallsOverMCP(t *testing.T) {
 	var url string
 	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
 		codexHome := filepath.Join(sb.home, ".codex")
-		sb.writeFile(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
-model_provider = "mock"
-
-[model_providers.mock]
-name = "mock"
-base_url = "%s/v1"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[mcp_servers.ctxscope]
-url = "%s"
-
-[analytics]
-enabled = false
-
-[features]
-enable_request_compression = false
-`, base, url))
+		sb.writeFile(t, filepath.Join(codexHome, "config.toml"), codexConfig(base, fmt.Sprintf("[mcp_servers.ctxscope]\nurl = %q\n", url)))
 		bin := filepath.Join(agent.dir, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
 		sb.run(t, 6*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
 			bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)

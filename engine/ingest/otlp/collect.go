@@ -43,10 +43,15 @@ type batch struct {
 	seen map[[2]string]int
 	// seenLogs holds the log records read, by span and content.
 	seenLogs map[[2]string]bool
+	// codex holds Codex's events by conversation, with the service that
+	// sent them (see codex.go): they name no span.
+	codex        map[string][]event
+	codexService map[string]string
 }
 
 func newBatch() *batch {
-	return &batch{logs: map[string][]event{}, seen: map[[2]string]int{}, seenLogs: map[[2]string]bool{}}
+	return &batch{logs: map[string][]event{}, seen: map[[2]string]int{}, seenLogs: map[[2]string]bool{},
+		codex: map[string][]event{}, codexService: map[string]string{}}
 }
 
 // errNotOTLP is returned for JSON that is neither a trace nor a logs
@@ -123,22 +128,34 @@ func newSpan(s ptrace.Span, service string, line int) *span {
 func (b *batch) addLogs(ld plog.Logs) {
 	rls := ld.ResourceLogs()
 	for i := 0; i < rls.Len(); i++ {
+		service := ""
+		if v, ok := rls.At(i).Resource().Attributes().Get("service.name"); ok {
+			service = v.AsString()
+		}
 		sls := rls.At(i).ScopeLogs()
 		for j := 0; j < sls.Len(); j++ {
 			lrs := sls.At(j).LogRecords()
 			for k := 0; k < lrs.Len(); k++ {
 				lr := lrs.At(k)
 				attrs := lr.Attributes().AsRaw()
-				name := lr.EventName()
+				// The event.name attribute, else the record's event name:
+				// Codex's records carry its Rust event's in the field
+				// ("event otel/src/events/…"), and the event's own name in
+				// the attribute.
+				name := attrString(attrs, "event.name")
 				if name == "" {
-					name = attrString(attrs, "event.name")
-				}
-				if !isGenAIEvent(name) || lr.SpanID().IsEmpty() {
-					continue
+					name = lr.EventName()
 				}
 				t := lr.Timestamp()
 				if t == 0 {
 					t = lr.ObservedTimestamp()
+				}
+				if isCodexEvent(name) {
+					b.addCodex(event{name: name, time: t.AsTime().UTC(), attrs: attrs}, service)
+					continue
+				}
+				if !isGenAIEvent(name) || lr.SpanID().IsEmpty() {
+					continue
 				}
 				id := idString(lr.SpanID())
 				// An exporter that retries sends a record again: the same
@@ -151,6 +168,24 @@ func (b *batch) addLogs(ld plog.Logs) {
 				b.logs[id] = append(b.logs[id], event{name: name, time: t.AsTime().UTC(), attrs: attrs, body: lr.Body().AsRaw()})
 			}
 		}
+	}
+}
+
+// addCodex adds one of Codex's events, once: an exporter that retries
+// sends it again.
+func (b *batch) addCodex(e event, service string) {
+	conv := attrString(e.attrs, attrCodexConversation)
+	if conv == "" {
+		return
+	}
+	key := [2]string{"codex\x00" + conv, e.name + "\x00" + e.time.String() + "\x00" + attrString(e.attrs, "event.kind") + "\x00" + attrString(e.attrs, "call_id")}
+	if b.seenLogs[key] {
+		return
+	}
+	b.seenLogs[key] = true
+	b.codex[conv] = append(b.codex[conv], e)
+	if b.codexService[conv] == "" {
+		b.codexService[conv] = service
 	}
 }
 

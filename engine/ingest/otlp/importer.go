@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
 
 	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/session"
@@ -86,11 +87,22 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 	}
 	b.attach()
 	convs := b.conversations()
-	if len(convs) == 0 && len(problems) > 0 {
+	if len(convs) == 0 && len(b.codex) == 0 && len(problems) > 0 {
 		return fmt.Errorf("%s", problems[0])
 	}
-	for i, spans := range convs {
-		s := buildSession(spans, name)
+	var sessions []*session.Session
+	for _, spans := range convs {
+		sessions = append(sessions, buildSession(spans, name))
+	}
+	keys := make([]string, 0, len(b.codex))
+	for k := range b.codex {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		sessions = append(sessions, buildCodexSession(k, b.codex[k], b.codexService[k], name))
+	}
+	for i, s := range sessions {
 		if i == 0 {
 			s.Diagnostics = append(problems, s.Diagnostics...)
 		}

@@ -3,6 +3,7 @@ package otlp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -437,4 +438,65 @@ func TestCachedTokenAliases(t *testing.T) {
 			t.Errorf("%s: usage %+v, want input %d, cache read %d, write %d", tc.description, u, tc.in, tc.r, tc.w)
 		}
 	}
+}
+
+// TestCodexEvents reads Codex's telemetry, log records in no span that
+// name their conversation: the prompt, a response's usage (its input
+// counts the cached tokens), the tool run after it as its call and the
+// call's result, and a diagnostic saying what such a session lacks.
+func TestCodexEvents(t *testing.T) {
+	rec := func(ts int, attrs string) string {
+		return fmt.Sprintf(`{"timeUnixNano":"%d000000000","eventName":"event otel/src/events/session_telemetry.rs:1","body":{},"attributes":[%s,{"key":"conversation.id","value":{"stringValue":"conv-1"}}]}`, ts, attrs)
+	}
+	kv := func(k, v string) string { return fmt.Sprintf(`{"key":%q,"value":{"stringValue":%q}}`, k, v) }
+	line := `{"resourceLogs":[{"resource":{"attributes":[` + kv("service.name", "codex_exec") + `]},"scopeLogs":[{"logRecords":[` + strings.Join([]string{
+		rec(1, kv("event.name", "codex.user_prompt")+","+kv("prompt", "fix the adder")),
+		rec(2, kv("event.name", "codex.sse_event")+","+kv("event.kind", "response.created")),
+		rec(3, kv("event.name", "codex.sse_event")+","+kv("event.kind", "response.completed")+","+kv("input_token_count", "100")+","+kv("cached_token_count", "60")+","+kv("output_token_count", "7")),
+		rec(4, kv("event.name", "codex.tool_result")+","+kv("call_id", "c1")+","+kv("tool_name", "exec_command")+","+kv("arguments", `{"cmd":"cat a"}`)+","+kv("output", "a's text")+","+kv("success", "true")),
+		rec(5, kv("event.name", "codex.tool_result")+","+kv("call_id", "c2")+","+kv("tool_name", "apply_patch")+","+kv("arguments", "*** Begin Patch")+","+kv("output", "failed")+","+kv("success", "false")),
+	}, ",") + `]}]}]}`
+	var sessions []*session.Session
+	if err := (Importer{}).ImportEach(strings.NewReader(line+"\n"), "codex.otlp.jsonl", func(s *session.Session) error { sessions = append(sessions, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(sessions) != 1 || sessions[0].ID != "conv-1" || sessions[0].Agent != "codex_exec" {
+		t.Fatalf("sessions %+v", sessions)
+	}
+	s := sessions[0]
+	var got []string
+	for _, e := range s.Main().Entries {
+		got = append(got, contentOf(e.Message))
+	}
+	want := []string{"user text:fix the adder", `assistant call:c1:exec_command:{"cmd":"cat a"} call:c2:apply_patch:"*** Begin Patch"`,
+		"tool result:c1:a's text", "tool result(error):c2:failed"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if u := s.Main().Entries[1].Message.Usage; u == nil || u.Input != 40 || u.CacheRead != 60 || u.Output != 7 {
+		t.Errorf("usage %+v", u)
+	}
+	if len(s.Diagnostics) == 0 || !strings.Contains(s.Diagnostics[0].Message, "not the system and developer messages") {
+		t.Errorf("diagnostics %+v", s.Diagnostics)
+	}
+}
+
+// contentOf is a short digest of a message for TestCodexEvents.
+func contentOf(m *session.Message) string {
+	var parts []string
+	for _, b := range m.Blocks {
+		switch b.Type {
+		case session.BlockText:
+			parts = append(parts, "text:"+b.Text)
+		case session.BlockToolCall:
+			parts = append(parts, "call:"+b.ToolCallID+":"+b.ToolName+":"+string(b.Arguments))
+		case session.BlockToolResult:
+			kind := "result"
+			if b.IsError {
+				kind = "result(error)"
+			}
+			parts = append(parts, kind+":"+b.ToolCallID+":"+b.Content[0].Text)
+		}
+	}
+	return string(m.Role) + " " + strings.Join(parts, " ")
 }

@@ -284,7 +284,7 @@ func truncated(s string) string {
 // name, read without converting the other attributes (AsRaw would copy
 // every one, however large).
 func spanConversation(attrs pcommon.Map) string {
-	for _, key := range []string{attrConversation, attrSessionID, attrSpooled} {
+	for _, key := range []string{attrConversation, attrSessionID, attrSpooled, attrCodexConversation} {
 		if v, ok := attrs.Get(key); ok && v.Type() != pcommon.ValueTypeEmpty {
 			if k := v.AsString(); k != "" {
 				return k

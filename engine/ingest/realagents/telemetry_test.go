@@ -1,0 +1,217 @@
+package realagents
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ctxscope/engine/ingest/otlp"
+	"ctxscope/engine/modeltest"
+	"ctxscope/engine/session"
+)
+
+// otlpSink is an OTLP/HTTP JSON receiver that files each export as
+// ctxscope's receiver does (otlp.Spooler), one spool file per
+// conversation in dir.
+type otlpSink struct {
+	*httptest.Server
+	dir   string
+	mu    sync.Mutex
+	spool *otlp.Spooler
+}
+
+func newOTLPSink(t *testing.T) *otlpSink {
+	t.Helper()
+	s := &otlpSink{dir: t.TempDir(), spool: otlp.NewSpooler()}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sig := otlp.Traces
+		if strings.HasSuffix(r.URL.Path, "/v1/logs") {
+			sig = otlp.Logs
+		}
+		body, _ := io.ReadAll(r.Body)
+		groups, _, err := s.spool.Split(sig, body, strings.HasPrefix(r.Header.Get("Content-Type"), "application/json"))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for k, part := range groups {
+			f, err := os.OpenFile(filepath.Join(s.dir, fmt.Sprintf("%x.otlp.jsonl", k)), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			f.Write(append(part, '\n'))
+			f.Close()
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, "{}")
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestCodexTelemetry runs the real Codex on the scripted task with its
+// OpenTelemetry logs exporter ([otel] in config.toml) pointed at an OTLP
+// receiver that files exports as ctxscope's does, and reads the spool as
+// ctxscope's importer does. The session must hold what Codex's telemetry
+// can: the prompt, every tool call the model server made with the result
+// the server then received, and each response's usage as the server
+// reported it; and it must say what the telemetry lacks, which the test
+// measures on the first request the server received.
+func TestCodexTelemetry(t *testing.T) {
+	agent := pinnedAgent(t, "codex")
+	sb := newSandbox(t, project)
+	srv := modeltest.Start(codingTask(sb.work, false))
+	defer srv.Close()
+	sink := newOTLPSink(t)
+	codexHome := filepath.Join(sb.home, ".codex")
+	sb.writeFile(t, filepath.Join(codexHome, "config.toml"), codexConfig(srv.URL, fmt.Sprintf(`[otel]
+environment = "test"
+log_user_prompt = true
+exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
+`, sink.URL)))
+	bin := filepath.Join(agent.dir, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
+	sb.run(t, 3*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
+		bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
+
+	var reqs []modeltest.Request
+	for _, r := range srv.Requests() {
+		if r.Task == mainMarker {
+			reqs = append(reqs, r)
+		}
+	}
+	sess := telemetrySession(t, sink.dir)
+	if sess.Main().Entries[0].Message.Role != session.RoleUser || sess.Main().Entries[0].Message.Blocks[0].Text != prompt {
+		t.Errorf("the first message is not the prompt: %+v", sess.Main().Entries[0].Message)
+	}
+	// Every call the server made, in order, with its arguments, and the
+	// result the server received for it.
+	results := reqs[len(reqs)-1].ToolResults()
+	var want, got, gotUsage, wantUsage []string
+	for _, r := range reqs {
+		for _, c := range r.Calls {
+			args := c.Text
+			if !c.Freeform {
+				b, _ := json.Marshal(c.Input)
+				args = string(b)
+			}
+			want = append(want, fmt.Sprintf("%s %s %s -> %q", c.ID, c.Name, args, results[c.ID]))
+		}
+		wantUsage = append(wantUsage, fmt.Sprintf("in %d cached %d out %d", r.Usage.Input, r.Usage.CacheRead, r.Usage.Output))
+	}
+	outputs := map[string]string{}
+	for _, e := range sess.Main().Entries {
+		for _, b := range e.Message.Blocks {
+			if b.Type == session.BlockToolResult {
+				outputs[b.ToolCallID] = b.Content[0].Text
+			}
+		}
+	}
+	for _, e := range sess.Main().Entries {
+		m := e.Message
+		if m.Role != session.RoleAssistant {
+			continue
+		}
+		if u := m.Usage; u != nil {
+			gotUsage = append(gotUsage, fmt.Sprintf("in %d cached %d out %d", u.Input, u.CacheRead, u.Output))
+		}
+		for _, b := range m.Blocks {
+			if b.Type == session.BlockToolCall {
+				args := string(b.Arguments)
+				var text string
+				if json.Unmarshal(b.Arguments, &text) == nil {
+					args = text // a freeform tool's patch
+				} else {
+					var v any
+					json.Unmarshal(b.Arguments, &v)
+					n, _ := json.Marshal(v)
+					args = string(n)
+				}
+				got = append(got, fmt.Sprintf("%s %s %s -> %q", b.ToolCallID, b.ToolName, args, outputs[b.ToolCallID]))
+			}
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tool calls and results in the session:\n%s\nwhat the model server made and received:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Join(gotUsage, ", ") != strings.Join(wantUsage, ", ") {
+		t.Errorf("usage %v, the model server reported %v", gotUsage, wantUsage)
+	}
+	said := false
+	for _, d := range sess.Diagnostics {
+		said = said || strings.Contains(d.Message, "not the system and developer messages, the tool schemas")
+	}
+	if !said {
+		t.Errorf("the session does not say what the telemetry lacks: %+v", sess.Diagnostics)
+	}
+	lacks := lackedByTelemetry(t, reqs[0].Body)
+	t.Logf("%d calls and %d responses' usage matched; the telemetry lacks, of the first request: %s", len(want), len(wantUsage), lacks)
+}
+
+// telemetrySession reads the one session the spool files in dir hold.
+func telemetrySession(t *testing.T, dir string) *session.Session {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.otlp.jsonl"))
+	var sessions []*session.Session
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = otlp.Importer{}.ImportEach(fh, f, func(s *session.Session) error {
+			if len(s.Main().Entries) > 0 {
+				sessions = append(sessions, s)
+			}
+			return nil
+		})
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(sessions) != 1 {
+		t.Fatalf("%d sessions from %d spool files, want 1", len(sessions), len(files))
+	}
+	return sessions[0]
+}
+
+// lackedByTelemetry measures, in a Responses request body, what Codex's
+// telemetry does not record: the instructions, the developer and system
+// messages, and the tool schemas.
+func lackedByTelemetry(t *testing.T, body []byte) string {
+	t.Helper()
+	var req struct {
+		Instructions string            `json:"instructions"`
+		Tools        []json.RawMessage `json:"tools"`
+		Input        []struct {
+			Type    string          `json:"type"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	dev := 0
+	for _, it := range req.Input {
+		if it.Role == "developer" || it.Role == "system" {
+			dev += len(it.Content)
+		}
+	}
+	tools := 0
+	for _, tl := range req.Tools {
+		tools += len(tl)
+	}
+	return fmt.Sprintf("instructions %d bytes, developer and system messages %d bytes, %d tool schemas %d bytes (the body: %d bytes)",
+		len(req.Instructions), dev, len(req.Tools), tools, len(body))
+}

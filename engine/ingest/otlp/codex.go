@@ -2,11 +2,8 @@ package otlp
 
 import (
 	"encoding/json"
-	"sort"
-	"strconv"
 	"strings"
 
-	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/session"
 )
 
@@ -25,36 +22,18 @@ const (
 	evCodexTool   = "codex.tool_result"
 )
 
-// isCodexEvent reports whether a log record named name is one of Codex's
-// that a session is made of.
-func isCodexEvent(name string) bool {
-	return name == evCodexPrompt || name == evCodexSSE || name == evCodexTool
-}
-
 // codexLacks is what a session read from Codex's telemetry says it lacks.
 const codexLacks = "Codex's telemetry records the user's prompts, each tool call with its result, and each response's usage: " +
 	"not the system and developer messages, the tool schemas, or the model's text and reasoning, which the model received too " +
 	"(each response's usage gives the size of the whole input)"
 
-// buildCodexSession turns the Codex events of one conversation, in the
-// order they happened, into a session: a prompt is a user turn; a
+// buildCodexSession places the Codex events of one conversation, in the
+// order they happened, on a's thread: a prompt is a user turn; a
 // completed response an answer with its usage, whose tool runs that
 // follow it are its calls, each with its result after it.
-func buildCodexSession(key string, evs []event, service, file string) *session.Session {
-	sort.SliceStable(evs, func(i, j int) bool { return evs[i].time.Before(evs[j].time) })
-	s := &session.Session{ID: key, Format: session.FormatOTLP, Source: file, Agent: service}
-	main := &session.Thread{ID: "main", Kind: session.ThreadMain}
-	s.Threads = []*session.Thread{main}
+func buildCodexSession(a *agentSession, evs []event) {
 	var answer *session.Message // the latest response, which tool runs after it belong to
-	add := func(m *session.Message, e event) {
-		id := key + "/" + strconv.Itoa(len(main.Entries)+1)
-		parent := ""
-		if n := len(main.Entries); n > 0 {
-			parent = main.Entries[n-1].ID
-		}
-		m.Time = e.time
-		main.Entries = append(main.Entries, &session.Entry{ID: id, ParentID: parent, Time: e.time, Kind: session.EntryMessage, Type: e.name, Message: m})
-	}
+	add := a.add
 	for _, e := range evs {
 		switch e.name {
 		case evCodexPrompt:
@@ -72,17 +51,12 @@ func buildCodexSession(key string, evs []event, service, file string) *session.S
 				answer = &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{}}
 				add(answer, e)
 			}
-			answer.Blocks = append(answer.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: name, Arguments: codexArguments(attrString(e.attrs, "arguments"))})
+			answer.Blocks = append(answer.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: name, Arguments: toolArguments(attrString(e.attrs, "arguments"))})
 			add(&session.Message{Role: session.RoleTool, Blocks: []session.Block{{Type: session.BlockToolResult, ToolCallID: id, ToolName: name,
 				IsError: attrString(e.attrs, "success") == "false", Content: []session.Block{{Type: session.BlockText, Text: attrString(e.attrs, "output")}}}}}, e)
 		}
 	}
-	if t := norm.Title(main); t != "" {
-		s.Title = t
-	}
-	norm.Diag(s, file, 0, session.SeverityWarning, "%s", codexLacks)
-	norm.Finish(s)
-	return s
+	a.lacks(codexLacks)
 }
 
 // codexUsage reads a completed response's token counts: the input counts
@@ -101,9 +75,10 @@ func codexUsage(attrs map[string]any) *session.Usage {
 	return u
 }
 
-// codexArguments is a tool run's arguments as JSON: an object as it is,
-// a freeform tool's text (apply_patch's patch) as a JSON string.
-func codexArguments(s string) json.RawMessage {
+// toolArguments is a tool run's arguments as an agent's telemetry
+// records them, as JSON: an object as it is, a freeform tool's text
+// (Codex's apply_patch patch) as a JSON string.
+func toolArguments(s string) json.RawMessage {
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
 		return json.RawMessage(t)
 	}

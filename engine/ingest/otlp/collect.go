@@ -43,15 +43,14 @@ type batch struct {
 	seen map[[2]string]int
 	// seenLogs holds the log records read, by span and content.
 	seenLogs map[[2]string]bool
-	// codex holds Codex's events by conversation, with the service that
-	// sent them (see codex.go): they name no span.
-	codex        map[string][]event
-	codexService map[string]string
+	// agents holds the agents' own events (Codex's, Claude Code's: see
+	// agentevents.go), which name no span, by agent and conversation.
+	agents map[agentConversation]*agentEvents
 }
 
 func newBatch() *batch {
 	return &batch{logs: map[string][]event{}, seen: map[[2]string]int{}, seenLogs: map[[2]string]bool{},
-		codex: map[string][]event{}, codexService: map[string]string{}}
+		agents: map[agentConversation]*agentEvents{}}
 }
 
 // errNotOTLP is returned for JSON that is neither a trace nor a logs
@@ -150,8 +149,8 @@ func (b *batch) addLogs(ld plog.Logs) {
 				if t == 0 {
 					t = lr.ObservedTimestamp()
 				}
-				if isCodexEvent(name) {
-					b.addCodex(event{name: name, time: t.AsTime().UTC(), attrs: attrs}, service)
+				if agent, name, conv := agentEvent(name, attrs, lr.Body().AsRaw()); agent != "" {
+					b.addAgentEvent(agentConversation{agent, conv}, event{name: name, time: t.AsTime().UTC(), attrs: attrs}, service)
 					continue
 				}
 				if !isGenAIEvent(name) || lr.SpanID().IsEmpty() {
@@ -171,22 +170,21 @@ func (b *batch) addLogs(ld plog.Logs) {
 	}
 }
 
-// addCodex adds one of Codex's events, once: an exporter that retries
-// sends it again.
-func (b *batch) addCodex(e event, service string) {
-	conv := attrString(e.attrs, attrCodexConversation)
-	if conv == "" {
-		return
-	}
-	key := [2]string{"codex\x00" + conv, e.name + "\x00" + e.time.String() + "\x00" + attrString(e.attrs, "event.kind") + "\x00" + attrString(e.attrs, "call_id")}
+// addAgentEvent adds one of an agent's own events to its conversation,
+// once: an exporter that retries sends it again.
+func (b *batch) addAgentEvent(c agentConversation, e event, service string) {
+	key := [2]string{"agent\x00" + c.agent + "\x00" + c.id, e.name + "\x00" + e.time.String() + "\x00" + attrString(e.attrs, "event.sequence") + "\x00" +
+		attrString(e.attrs, "event.kind") + "\x00" + attrString(e.attrs, "call_id") + attrString(e.attrs, "tool_use_id")}
 	if b.seenLogs[key] {
 		return
 	}
 	b.seenLogs[key] = true
-	b.codex[conv] = append(b.codex[conv], e)
-	if b.codexService[conv] == "" {
-		b.codexService[conv] = service
+	evs := b.agents[c]
+	if evs == nil {
+		evs = &agentEvents{service: service}
+		b.agents[c] = evs
 	}
+	evs.events = append(evs.events, e)
 }
 
 // attach gives each span the log events that name it, after its own

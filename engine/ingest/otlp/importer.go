@@ -87,20 +87,20 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 	}
 	b.attach()
 	convs := b.conversations()
-	if len(convs) == 0 && len(b.codex) == 0 && len(problems) > 0 {
+	if len(convs) == 0 && len(b.agents) == 0 && len(problems) > 0 {
 		return fmt.Errorf("%s", problems[0])
 	}
 	var sessions []*session.Session
 	for _, spans := range convs {
 		sessions = append(sessions, buildSession(spans, name))
 	}
-	keys := make([]string, 0, len(b.codex))
-	for k := range b.codex {
+	keys := make([]agentConversation, 0, len(b.agents))
+	for k := range b.agents {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	sort.Slice(keys, func(i, j int) bool { return keys[i].agent+"\x00"+keys[i].id < keys[j].agent+"\x00"+keys[j].id })
 	for _, k := range keys {
-		sessions = append(sessions, buildCodexSession(k, b.codex[k], b.codexService[k], name))
+		sessions = append(sessions, buildAgentSession(k, b.agents[k], name))
 	}
 	for i, s := range sessions {
 		if i == 0 {

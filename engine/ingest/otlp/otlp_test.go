@@ -360,6 +360,9 @@ func TestSniff(t *testing.T) {
 func FuzzImport(f *testing.F) {
 	fuzzcheck.Seed(f, "otlp")
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"0102030405060708090a0b0c0d0e0f10","spanId":"0102030405060708","name":"chat","attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"hi\"}]}]"}}]}]}]}]}`))
+	// An agent's own events: Codex's and Claude Code's.
+	f.Add([]byte(`{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"observedTimeUnixNano":"1","attributes":[{"key":"event.name","value":{"stringValue":"codex.tool_result"}},{"key":"conversation.id","value":{"stringValue":"c"}},{"key":"call_id","value":{"stringValue":"x"}},{"key":"arguments","value":{"stringValue":"{}"}}]}]}]}]}`))
+	f.Add([]byte(`{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"5","body":{"stringValue":"claude_code.tool_decision"},"attributes":[{"key":"session.id","value":{"stringValue":"s"}},{"key":"tool_use_id","value":{"stringValue":"t"}}]},{"timeUnixNano":"9","body":{"stringValue":"claude_code.api_request"},"attributes":[{"key":"session.id","value":{"stringValue":"s"}},{"key":"duration_ms","value":{"stringValue":"-3"}}]}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n := 0
 		err := Importer{}.ImportEach(bytes.NewReader(data), "fuzz.otlp.jsonl", func(s *session.Session) error {
@@ -499,4 +502,61 @@ func contentOf(m *session.Message) string {
 		}
 	}
 	return string(m.Role) + " " + strings.Join(parts, " ")
+}
+
+// TestClaudeCodeEvents reads Claude Code's telemetry: records whose body
+// names the event, in no span, by session.id. A call decided while its
+// request streamed (before the request's event) and one decided after it
+// both belong to that request, by its start (time less duration); a
+// result that comes before its request's event follows the request's
+// answer; a result is only the size the tool returned.
+func TestClaudeCodeEvents(t *testing.T) {
+	kv := func(k, v string) string { return fmt.Sprintf(`{"key":%q,"value":{"stringValue":%q}}`, k, v) }
+	seq := 0
+	rec := func(ms int, name string, attrs ...string) string {
+		seq++
+		attrs = append(attrs, kv("session.id", "s-1"), kv("event.sequence", fmt.Sprint(seq)))
+		return fmt.Sprintf(`{"timeUnixNano":"%d000000","body":{"stringValue":"claude_code.%s"},"attributes":[%s]}`, 1000000+ms, name, strings.Join(attrs, ","))
+	}
+	request := func(ms, dur int, in string) string {
+		return rec(ms, "api_request", kv("input_tokens", in), kv("output_tokens", "5"), kv("cache_read_tokens", "10"), kv("duration_ms", fmt.Sprint(dur)))
+	}
+	records := []string{
+		rec(0, "user_prompt", kv("prompt", "fix it")),
+		rec(15, "tool_decision", kv("tool_use_id", "t1"), kv("tool_name", "Read")), // while request 1 streams
+		request(20, 19, "100"), // request 1: 1..20
+		rec(21, "assistant_response", kv("response", "Reading.")),
+		rec(25, "tool_result", kv("tool_use_id", "t1"), kv("tool_name", "Read"), kv("tool_input", `{"file_path":"a"}`), kv("tool_result_size_bytes", "65"), kv("success", "true")),
+		request(40, 10, "120"), // request 2: 30..40
+		rec(41, "tool_decision", kv("tool_use_id", "t2"), kv("tool_name", "Bash")), // after request 2's event
+		rec(45, "tool_decision", kv("tool_use_id", "t3"), kv("tool_name", "Edit")), // request 3 streams: 44..50
+		rec(46, "tool_result", kv("tool_use_id", "t2"), kv("tool_name", "Bash"), kv("tool_input", `{"command":"ls"}`), kv("tool_result_size_bytes", "9"), kv("success", "false")),
+		rec(47, "tool_result", kv("tool_use_id", "t3"), kv("tool_name", "Edit"), kv("tool_input", `{"file_path":"a"}`), kv("tool_result_size_bytes", "3"), kv("success", "true")),
+		request(50, 6, "140"),
+	}
+	line := `{"resourceLogs":[{"resource":{"attributes":[` + kv("service.name", "claude-code") + `]},"scopeLogs":[{"logRecords":[` + strings.Join(records, ",") + `]}]}]}`
+	var sessions []*session.Session
+	if err := (Importer{}).ImportEach(strings.NewReader(line+"\n"), "claude.otlp.jsonl", func(s *session.Session) error { sessions = append(sessions, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(sessions) != 1 || sessions[0].ID != "s-1" {
+		t.Fatalf("sessions %+v", sessions)
+	}
+	var got []string
+	for _, e := range sessions[0].Main().Entries {
+		got = append(got, contentOf(e.Message))
+	}
+	want := []string{"user text:fix it",
+		`assistant text:Reading. call:t1:Read:{"file_path":"a"}`,
+		"tool result:t1:[not in Claude Code's telemetry: the tool returned 65 bytes]",
+		`assistant call:t2:Bash:{"command":"ls"}`,
+		"tool result(error):t2:[not in Claude Code's telemetry: the tool returned 9 bytes]",
+		`assistant call:t3:Edit:{"file_path":"a"}`,
+		"tool result:t3:[not in Claude Code's telemetry: the tool returned 3 bytes]"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if u := sessions[0].Main().Entries[1].Message.Usage; u == nil || u.Input != 100 || u.CacheRead != 10 || u.Output != 5 {
+		t.Errorf("usage %+v", u)
+	}
 }

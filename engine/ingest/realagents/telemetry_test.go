@@ -215,3 +215,144 @@ func lackedByTelemetry(t *testing.T, body []byte) string {
 	return fmt.Sprintf("instructions %d bytes, developer and system messages %d bytes, %d tool schemas %d bytes (the body: %d bytes)",
 		len(req.Instructions), dev, len(req.Tools), tools, len(body))
 }
+
+// TestClaudeCodeTelemetry runs the real Claude Code on the scripted task
+// with its telemetry on (CLAUDE_CODE_ENABLE_TELEMETRY, an OTLP logs
+// exporter, prompts and tool details logged) pointed at an OTLP receiver
+// that files exports as ctxscope's does, and reads the spool as
+// ctxscope's importer does. The session must hold what the telemetry can:
+// the prompt, every tool call the model server made with its input, each
+// API request's usage as the server reported it, and the model's texts;
+// each result only as the size the tool returned (the test logs it beside
+// the size the model received); and it must say what it lacks.
+func TestClaudeCodeTelemetry(t *testing.T) {
+	agent := pinnedAgent(t, "claude-code")
+	sb := newSandbox(t, project)
+	script := codingTask(sb.work, false)
+	srv := modeltest.Start(script)
+	defer srv.Close()
+	sink := newOTLPSink(t)
+	bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+	sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=test-key", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+		"CLAUDE_CODE_ENABLE_TELEMETRY=1", "OTEL_LOGS_EXPORTER=otlp", "OTEL_METRICS_EXPORTER=none", "OTEL_EXPORTER_OTLP_PROTOCOL=http/json",
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + sink.URL, "OTEL_LOG_USER_PROMPTS=1", "OTEL_LOG_TOOL_DETAILS=1", "OTEL_LOGS_EXPORT_INTERVAL=500"},
+		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
+
+	var reqs []modeltest.Request
+	for _, r := range srv.Requests() {
+		if r.Task == mainMarker {
+			reqs = append(reqs, r)
+		}
+	}
+	sess := telemetrySession(t, sink.dir)
+	if m := sess.Main().Entries[0].Message; m.Role != session.RoleUser || m.Blocks[0].Text != prompt {
+		t.Errorf("the first message is not the prompt: %+v", m)
+	}
+	results := reqs[len(reqs)-1].ToolResults()
+	var want, got, gotUsage, wantUsage, texts []string
+	received, returned := 0, 0
+	sent := map[string]map[string]any{} // the model's arguments, by call
+	for _, r := range reqs {
+		for _, c := range r.Calls {
+			want = append(want, fmt.Sprintf("%s %s", c.ID, c.Name))
+			sent[c.ID] = c.Input
+			received += len(results[c.ID])
+		}
+		wantUsage = append(wantUsage, fmt.Sprintf("in %d cached %d out %d", r.Usage.Input, r.Usage.CacheRead, r.Usage.Output))
+	}
+	sizes := map[string]string{}
+	for _, e := range sess.Main().Entries {
+		for _, b := range e.Message.Blocks {
+			if b.Type == session.BlockToolResult {
+				sizes[b.ToolCallID] = b.Content[0].Text
+			}
+		}
+	}
+	for _, e := range sess.Main().Entries {
+		m := e.Message
+		if m.Role != session.RoleAssistant {
+			continue
+		}
+		if u := m.Usage; u != nil {
+			gotUsage = append(gotUsage, fmt.Sprintf("in %d cached %d out %d", u.Input, u.CacheRead, u.Output))
+		}
+		for _, b := range m.Blocks {
+			switch b.Type {
+			case session.BlockText:
+				texts = append(texts, b.Text)
+			case session.BlockToolCall:
+				// The run's input holds what the model sent, and the
+				// tool's defaults beside it (Edit's replace_all).
+				var v map[string]any
+				json.Unmarshal(b.Arguments, &v)
+				for k, x := range sent[b.ToolCallID] {
+					if fmt.Sprint(v[k]) != fmt.Sprint(x) {
+						t.Errorf("call %s: argument %s is %v in the session, %v as the model sent it", b.ToolCallID, k, v[k], x)
+					}
+				}
+				var size int
+				if _, err := fmt.Sscanf(strings.TrimPrefix(sizes[b.ToolCallID], "[not in Claude Code's telemetry: the tool returned "), "%d", &size); err != nil {
+					t.Errorf("call %s: its result is %q", b.ToolCallID, sizes[b.ToolCallID])
+				}
+				returned += size
+				got = append(got, fmt.Sprintf("%s %s", b.ToolCallID, b.ToolName))
+			}
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tool calls in the session:\n%s\nwhat the model server made:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Join(gotUsage, ", ") != strings.Join(wantUsage, ", ") {
+		t.Errorf("usage %v, the model server reported %v", gotUsage, wantUsage)
+	}
+	var says []string
+	for _, st := range script.Tasks[0].Steps {
+		if st.Say != "" {
+			says = append(says, st.Say)
+		}
+	}
+	says = append(says, script.Tasks[0].Final)
+	if strings.Join(texts, "|") != strings.Join(says, "|") {
+		t.Errorf("the model's texts %q, the server's %q", texts, says)
+	}
+	said := false
+	for _, d := range sess.Diagnostics {
+		said = said || strings.Contains(d.Message, "not the results themselves, the system prompt")
+	}
+	if !said {
+		t.Errorf("the session does not say what the telemetry lacks: %+v", sess.Diagnostics)
+	}
+	t.Logf("%d calls, %d requests' usage and %d texts matched; the tools returned %d bytes, the model received %d as their results; the telemetry lacks, of the first request: %s",
+		len(want), len(wantUsage), len(texts), returned, received, lackedByClaudeTelemetry(t, reqs[0].Body))
+}
+
+// lackedByClaudeTelemetry measures, in a Messages request body, what
+// Claude Code's telemetry does not record: the system prompt, the tool
+// schemas, and the user messages' text beyond the prompt (the context it
+// injects).
+func lackedByClaudeTelemetry(t *testing.T, body []byte) string {
+	t.Helper()
+	var req struct {
+		System   json.RawMessage   `json:"system"`
+		Tools    []json.RawMessage `json:"tools"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	tools := 0
+	for _, tl := range req.Tools {
+		tools += len(tl)
+	}
+	user := 0
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			user += len(m.Content)
+		}
+	}
+	return fmt.Sprintf("system prompt %d bytes, %d tool schemas %d bytes, user messages %d bytes of which the prompt is %d (the body: %d bytes)",
+		len(req.System), len(req.Tools), tools, user, len(prompt), len(body))
+}

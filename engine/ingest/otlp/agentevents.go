@@ -28,15 +28,19 @@ type agentEvents struct {
 
 // agentEvent reports whether a log record is one of an agent's own events
 // a session is made of: the agent, the event's name and the
-// conversation it names; "" for another record.
-func agentEvent(name string, attrs map[string]any, body any) (agent, event, conv string) {
+// conversation it names; "" for another record, or one that names no
+// conversation.
+func agentEvent(name string, attrs map[string]any, body any) (agent, kind, conv string) {
 	switch {
 	case name == evCodexPrompt || name == evCodexSSE || name == evCodexTool:
-		return "codex", name, attrString(attrs, attrCodexConversation)
+		agent, kind, conv = "codex", name, attrString(attrs, attrCodexConversation)
 	case isClaudeCodeEvent(body):
-		return "claude-code", body.(string), attrString(attrs, attrSessionID)
+		agent, kind, conv = "claude-code", body.(string), attrString(attrs, attrSessionID)
 	}
-	return "", "", ""
+	if conv == "" {
+		return "", "", ""
+	}
+	return agent, kind, conv
 }
 
 // agentSession is a session being made of an agent's events.

@@ -31,7 +31,7 @@ func startIn(t *testing.T, dir string) *Server {
 
 // newServer makes a server, not yet listening, for a fresh app on the
 // workspace in dir; both close when the test ends.
-func newServer(t *testing.T, dir string) *Server {
+func newServer(t testing.TB, dir string) *Server {
 	t.Helper()
 	assets := fstest.MapFS{
 		"index.html":       {Data: []byte("<!doctype html><title>ctxscope</title>")},
@@ -51,7 +51,7 @@ func newServer(t *testing.T, dir string) *Server {
 }
 
 // serveOn makes srv listen on addr and serve until the test ends.
-func serveOn(t *testing.T, srv *Server, addr string) {
+func serveOn(t testing.TB, srv *Server, addr string) {
 	t.Helper()
 	if err := srv.Listen(addr); err != nil {
 		t.Fatal(err)

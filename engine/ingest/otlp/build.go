@@ -108,6 +108,8 @@ type builder struct {
 	// bare counts the model calls that recorded no content, the first at
 	// bareLine.
 	bare, bareLine int
+	// said are the problems of the spans said so far.
+	said map[string]bool
 }
 
 // buildSession turns one conversation's spans into a session.
@@ -116,7 +118,7 @@ func buildSession(spans []*span, file string) *session.Session {
 	s := &session.Session{ID: key, Format: session.FormatOTLP, Source: file}
 	main := &session.Thread{ID: "main", Kind: session.ThreadMain}
 	s.Threads = []*session.Thread{main}
-	b := &builder{s: s, main: main, file: file, results: map[string]*span{}}
+	b := &builder{s: s, main: main, file: file, results: map[string]*span{}, said: map[string]bool{}}
 	for _, sp := range spans {
 		if s.Agent == "" {
 			s.Agent = sp.service
@@ -156,6 +158,10 @@ func buildSession(spans []*span, file string) *session.Session {
 // read of the span.
 func (b *builder) modelCall(sp *span, c call, problems []string) {
 	for _, p := range problems {
+		if b.said[p] {
+			continue // each call repeats the history: said once
+		}
+		b.said[p] = true
 		norm.Diag(b.s, b.file, sp.line, session.SeverityWarning, "span %s (%s): %s", sp.id, sp.name, p)
 	}
 	if sys := blocksText(c.system); sys != "" && sys != b.system {

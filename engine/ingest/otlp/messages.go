@@ -100,14 +100,23 @@ func readMessages(s *span) (call, []string) {
 	if in, out, sys := attrJSON(attrs, attrInputMessages), attrJSON(attrs, attrOutputMessages), attrJSON(attrs, attrSystemInstructions); in != nil || out != nil || sys != nil {
 		c.found = true
 		var err error
-		if c.input, err = structuredMessages(in); err != nil {
+		unknown := map[string]bool{}
+		if c.input, err = structuredMessages(in, unknown); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", attrInputMessages, err))
 		}
-		if c.output, err = structuredMessages(out); err != nil {
+		if c.output, err = structuredMessages(out, unknown); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", attrOutputMessages, err))
 		}
 		if sys != nil {
-			c.system = partsBlocks(rawParts(sys))
+			c.system = partsBlocks(rawParts(sys), unknown)
+		}
+		if len(unknown) > 0 {
+			types := make([]string, 0, len(unknown))
+			for t := range unknown {
+				types = append(types, strconv.Quote(t))
+			}
+			sort.Strings(types)
+			problems = append(problems, "parts of a type not read, kept as their JSON: "+strings.Join(types, ", "))
 		}
 		return c, problems
 	}
@@ -158,7 +167,7 @@ type otelPart struct {
 
 // structuredMessages converts a gen_ai.input.messages or
 // gen_ai.output.messages value.
-func structuredMessages(raw json.RawMessage) ([]*session.Message, error) {
+func structuredMessages(raw json.RawMessage, unknown map[string]bool) ([]*session.Message, error) {
 	if raw == nil {
 		return nil, nil
 	}
@@ -168,7 +177,7 @@ func structuredMessages(raw json.RawMessage) ([]*session.Message, error) {
 	}
 	var out []*session.Message
 	for _, m := range ms {
-		blocks := partsBlocks(m.Parts)
+		blocks := partsBlocks(m.Parts, unknown)
 		if m.Parts == nil {
 			blocks = openai.Content(m.Content)
 		}
@@ -228,7 +237,7 @@ func rawParts(raw json.RawMessage) []json.RawMessage {
 }
 
 // partsBlocks converts message parts to blocks.
-func partsBlocks(parts []json.RawMessage) []session.Block {
+func partsBlocks(parts []json.RawMessage, unknown map[string]bool) []session.Block {
 	out := make([]session.Block, 0, len(parts))
 	for _, raw := range parts {
 		var p otelPart
@@ -252,7 +261,11 @@ func partsBlocks(parts []json.RawMessage) []session.Block {
 				out = append(out, session.Block{Type: session.BlockText, Text: fmt.Sprintf("[%s %s %s]", p.Type, p.Modality, p.MIMEType)})
 			}
 		default:
+			// A part of a form not read: kept as its JSON, and said.
 			out = append(out, session.Block{Type: session.BlockText, Text: string(raw)})
+			if unknown != nil {
+				unknown[p.Type] = true
+			}
 		}
 	}
 	return out

@@ -560,3 +560,33 @@ func TestClaudeCodeEvents(t *testing.T) {
 		t.Errorf("usage %+v", u)
 	}
 }
+
+// TestUnknownPartsSaid keeps a part of a type the reader does not know as
+// its JSON, and says so once, however many calls repeat it.
+func TestUnknownPartsSaid(t *testing.T) {
+	in := `[{"role":"user","parts":[{"type":"text","content":"hi"},{"type":"hologram","content":"x"}]}]`
+	out := `[{"role":"assistant","parts":[{"type":"text","content":"hello"}]}]`
+	call := func(id string, at int) spanSpec {
+		return spanSpec{id: id, name: "chat m", at: at, attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.conversation.id": "u",
+			"gen_ai.input.messages": in, "gen_ai.output.messages": out}}
+	}
+	ss := read(t, traceLine(t, "t1", call("a", 0), call("b", 2)))
+	if len(ss) != 1 {
+		t.Fatalf("%d sessions", len(ss))
+	}
+	kept := false
+	for _, e := range ss[0].Main().Entries {
+		for _, b := range e.Message.Blocks {
+			kept = kept || b.Text == `{"type":"hologram","content":"x"}`
+		}
+	}
+	said := 0
+	for _, d := range ss[0].Diagnostics {
+		if strings.Contains(d.Message, `parts of a type not read, kept as their JSON: "hologram"`) {
+			said++
+		}
+	}
+	if !kept || said != 1 {
+		t.Errorf("kept %v, said %d times: %+v", kept, said, ss[0].Diagnostics)
+	}
+}

@@ -70,8 +70,9 @@ func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
 	o.Detail = true
 	r.mu.Lock()
 	t, err := r.rep.Run(o)
-	reReads := make([][]cwl.ReRead, len(t.Requests))
-	if err == nil {
+	var reReads [][]cwl.ReRead
+	if err == nil { // a failed run has no timeline
+		reReads = make([][]cwl.ReRead, len(t.Requests))
 		for k, pt := range t.Requests {
 			if pt.LookBack > 0 {
 				reReads[k] = r.rep.ReReads(k)

@@ -32,7 +32,7 @@ type agentEvents struct {
 // conversation.
 func agentEvent(name string, attrs map[string]any, body any) (agent, kind, conv string) {
 	switch {
-	case name == evCodexPrompt || name == evCodexSSE || name == evCodexTool:
+	case name == evCodexPrompt || name == evCodexSSE || name == evCodexDecision || name == evCodexTool:
 		agent, kind, conv = "codex", name, attrString(attrs, attrCodexConversation)
 	case isClaudeCodeEvent(body):
 		agent, kind, conv = "claude-code", body.(string), attrString(attrs, attrSessionID)

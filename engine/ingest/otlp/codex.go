@@ -17,9 +17,10 @@ import (
 const (
 	attrCodexConversation = "conversation.id"
 
-	evCodexPrompt = "codex.user_prompt"
-	evCodexSSE    = "codex.sse_event"
-	evCodexTool   = "codex.tool_result"
+	evCodexPrompt   = "codex.user_prompt"
+	evCodexSSE      = "codex.sse_event"
+	evCodexDecision = "codex.tool_decision"
+	evCodexTool     = "codex.tool_result"
 )
 
 // codexLacks is what a session read from Codex's telemetry says it lacks.
@@ -29,30 +30,54 @@ const codexLacks = "Codex's telemetry records the user's prompts, each tool call
 
 // buildCodexSession places the Codex events of one conversation, in the
 // order they happened, on a's thread: a prompt is a user turn; a
-// completed response an answer with its usage, whose tool runs that
-// follow it are its calls, each with its result after it.
+// completed response (the one of its two events that has the usage) an
+// answer with its usage; the calls Codex then decided on are its calls,
+// in the order decided (the model's), each with the arguments its run
+// recorded and its result after it, in the order the runs ended.
 func buildCodexSession(a *agentSession, evs []event) {
-	var answer *session.Message // the latest response, which tool runs after it belong to
-	add := a.add
+	var answer *session.Message // the latest response, which the calls after it belong to
+	placed := map[string]*session.Message{}
+	current := func(e event) *session.Message {
+		if answer == nil { // a run no recorded response asked for
+			answer = &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{}}
+			a.add(answer, e)
+		}
+		return answer
+	}
 	for _, e := range evs {
 		switch e.name {
 		case evCodexPrompt:
 			answer = nil
-			add(&session.Message{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: attrString(e.attrs, "prompt")}}}, e)
+			a.add(&session.Message{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: attrString(e.attrs, "prompt")}}}, e)
 		case evCodexSSE:
-			if attrString(e.attrs, "event.kind") != "response.completed" {
-				continue
+			u := codexUsage(e.attrs)
+			if attrString(e.attrs, "event.kind") != "response.completed" || u == nil {
+				continue // Codex logs each completion twice, once with its usage
 			}
-			answer = &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{}, Model: attrString(e.attrs, "model"), Usage: codexUsage(e.attrs)}
-			add(answer, e)
+			answer = &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{}, Model: attrString(e.attrs, "model"), Usage: u}
+			a.add(answer, e)
+		case evCodexDecision:
+			id := attrString(e.attrs, "call_id")
+			if placed[id] == nil {
+				m := current(e)
+				m.Blocks = append(m.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: attrString(e.attrs, "tool_name"), Arguments: json.RawMessage("{}")})
+				placed[id] = m
+			}
 		case evCodexTool:
 			id, name := attrString(e.attrs, "call_id"), attrString(e.attrs, "tool_name")
-			if answer == nil { // a run no recorded response asked for
-				answer = &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{}}
-				add(answer, e)
+			args := toolArguments(attrString(e.attrs, "arguments"))
+			if m := placed[id]; m != nil {
+				for i := range m.Blocks {
+					if m.Blocks[i].ToolCallID == id {
+						m.Blocks[i].Arguments = args
+					}
+				}
+			} else {
+				m := current(e)
+				m.Blocks = append(m.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: name, Arguments: args})
+				placed[id] = m
 			}
-			answer.Blocks = append(answer.Blocks, session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: name, Arguments: toolArguments(attrString(e.attrs, "arguments"))})
-			add(&session.Message{Role: session.RoleTool, Blocks: []session.Block{{Type: session.BlockToolResult, ToolCallID: id, ToolName: name,
+			a.add(&session.Message{Role: session.RoleTool, Blocks: []session.Block{{Type: session.BlockToolResult, ToolCallID: id, ToolName: name,
 				IsError: attrString(e.attrs, "success") == "false", Content: []session.Block{{Type: session.BlockText, Text: attrString(e.attrs, "output")}}}}}, e)
 		}
 	}

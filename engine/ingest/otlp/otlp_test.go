@@ -590,3 +590,43 @@ func TestUnknownPartsSaid(t *testing.T) {
 		t.Errorf("kept %v, said %d times: %+v", kept, said, ss[0].Diagnostics)
 	}
 }
+
+// TestCodexParallelCalls places calls Codex runs at once in the order it
+// decided on them (the model's), whatever order their runs end in, and
+// reads each completion once (Codex logs it twice, once with its usage).
+func TestCodexParallelCalls(t *testing.T) {
+	kv := func(k, v string) string { return fmt.Sprintf(`{"key":%q,"value":{"stringValue":%q}}`, k, v) }
+	rec := func(ts int, attrs ...string) string {
+		attrs = append(attrs, kv("conversation.id", "conv-2"))
+		return fmt.Sprintf(`{"observedTimeUnixNano":"%d000000","attributes":[%s]}`, ts, strings.Join(attrs, ","))
+	}
+	done := func(ts int, extra ...string) string {
+		return rec(ts, append([]string{kv("event.name", "codex.sse_event"), kv("event.kind", "response.completed")}, extra...)...)
+	}
+	run := func(ts int, id, cmd string) string {
+		return rec(ts, kv("event.name", "codex.tool_result"), kv("call_id", id), kv("tool_name", "exec_command"), kv("arguments", `{"cmd":"`+cmd+`"}`), kv("output", cmd+" out"), kv("success", "true"))
+	}
+	records := []string{
+		rec(1, kv("event.name", "codex.user_prompt"), kv("prompt", "read both")),
+		done(2, kv("input_token_count", "50"), kv("output_token_count", "9")),
+		done(3),
+		rec(4, kv("event.name", "codex.tool_decision"), kv("call_id", "a"), kv("tool_name", "exec_command")),
+		rec(5, kv("event.name", "codex.tool_decision"), kv("call_id", "b"), kv("tool_name", "exec_command")),
+		run(6, "b", "cat b"),
+		run(7, "a", "cat a"),
+	}
+	line := `{"resourceLogs":[{"scopeLogs":[{"logRecords":[` + strings.Join(records, ",") + `]}]}]}`
+	s, err := Importer{}.Import(strings.NewReader(line+"\n"), "codex.otlp.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range s.Main().Entries {
+		got = append(got, contentOf(e.Message))
+	}
+	want := []string{"user text:read both", `assistant call:a:exec_command:{"cmd":"cat a"} call:b:exec_command:{"cmd":"cat b"}`,
+		"tool result:b:cat b out", "tool result:a:cat a out"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

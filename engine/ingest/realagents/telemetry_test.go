@@ -147,6 +147,15 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 	if strings.Join(gotUsage, ", ") != strings.Join(wantUsage, ", ") {
 		t.Errorf("usage %v, the model server reported %v", gotUsage, wantUsage)
 	}
+	answers := 0
+	for _, e := range sess.Main().Entries {
+		if e.Message.Role == session.RoleAssistant {
+			answers++
+		}
+	}
+	if answers != len(reqs) {
+		t.Errorf("%d answers in the session, %d responses from the model server", answers, len(reqs))
+	}
 	said := false
 	for _, d := range sess.Diagnostics {
 		said = said || strings.Contains(d.Message, "not the system and developer messages, the tool schemas")

@@ -8,7 +8,6 @@ import (
 	"unsafe"
 
 	json "github.com/segmentio/encoding/json"
-	"github.com/tidwall/gjson"
 
 	"ctxscope/engine/ingest/proxyrec"
 )
@@ -235,30 +234,19 @@ type array struct {
 	elements []*element
 }
 
-// messagesOf reads a request body and the array of its member field,
-// from where the reader of the request found them (layout) when it could,
-// with its elements' members read by reads (nil: each read afresh).
-func messagesOf(body []byte, field string, layout *proxyrec.Layout, reads *memberReads) (*array, error) {
+// messagesOf is a request body with its message array where the reader
+// of the request found it (layout: nil when it could not read them, and
+// then there is nothing to rewrite), its elements' members read by reads
+// (nil: each read afresh).
+func messagesOf(body []byte, layout *proxyrec.Layout, reads *memberReads) (*array, error) {
+	if layout == nil {
+		return nil, fmt.Errorf("the body's messages could not be read")
+	}
 	s := unsafe.String(unsafe.SliceData(body), len(body)) // read, and not kept past the rewrite
-	if layout != nil {
-		a := &array{body: s, at: layout.Array.At, end: layout.Array.End}
-		for _, e := range layout.Elements {
-			a.elements = append(a.elements, &element{raw: s[e.At:e.End], memo: reads})
-		}
-		return a, nil
+	a := &array{body: s, at: layout.Array.At, end: layout.Array.End}
+	for _, e := range layout.Elements {
+		a.elements = append(a.elements, &element{raw: s[e.At:e.End], memo: reads})
 	}
-	v := gjson.Get(s, field) // a field name with no path syntax in it
-	if !v.IsArray() {
-		return nil, fmt.Errorf("%s: not an array", field)
-	}
-	a := &array{body: s, at: v.Index, end: v.Index + len(v.Raw)}
-	if s[a.at:a.end] != v.Raw {
-		return nil, fmt.Errorf("%s: not found where it was read", field)
-	}
-	v.ForEach(func(_, e gjson.Result) bool {
-		a.elements = append(a.elements, &element{raw: e.Raw, memo: reads})
-		return true
-	})
 	return a, nil
 }
 

@@ -125,9 +125,7 @@ func (e *Evictor) Record(r *proxy.Record) error {
 // conversation conv, and a note saying what was done; it returns nil
 // when the body goes as sent.
 func (e *Evictor) Rewrite(api proxy.API, conv string, body []byte) ([]byte, string) {
-	switch api {
-	case proxy.APIChat, proxy.APIAnthropic, proxy.APIResponses, proxy.APIGemini:
-	default:
+	if rewriters[api] == nil {
 		return nil, "not rewritten: not a request of a known API"
 	}
 	if e.isPaused(conv) {
@@ -180,27 +178,21 @@ func unreachable(over int) string {
 	return fmt.Sprintf("unreachable: %d tokens over τ that the policy may not evict (user turns, the open episode, what a live action depends on)", over)
 }
 
-// apply rewrites body, a request of api whose messages stand where layout
-// says, with the decisions d, reading the members of its messages by
+// apply rewrites body, a request of api (one of rewriters') whose
+// messages stand where layout says, with the decisions d, reading the members of its messages by
 // reads.
 func apply(api proxy.API, body []byte, layout *proxyrec.Layout, d *decisions, reads *memberReads) ([]byte, error) {
-	rewrite, field := map[proxy.API]func(*array, *decisions) ([]byte, error){
-		proxy.APIChat: rewriteChat, proxy.APIAnthropic: rewriteAnthropic, proxy.APIResponses: rewriteResponses, proxy.APIGemini: rewriteGemini,
-	}[api], messageField[api]
-	if rewrite == nil {
-		return nil, fmt.Errorf("not a request of a known API")
-	}
-	arr, err := messagesOf(body, field, layout, reads)
+	arr, err := messagesOf(body, layout, reads)
 	if err != nil {
 		return nil, err
 	}
-	return rewrite(arr, d)
+	return rewriters[api](arr, d)
 }
 
-// messageField is the member of a request of each API that holds its
-// messages. (Responses' input may be a string: one user turn, which is
-// not rewritten.)
-var messageField = map[proxy.API]string{proxy.APIChat: "messages", proxy.APIAnthropic: "messages", proxy.APIResponses: "input", proxy.APIGemini: "contents"}
+// rewriters apply decisions to a request of each API.
+var rewriters = map[proxy.API]func(*array, *decisions) ([]byte, error){
+	proxy.APIChat: rewriteChat, proxy.APIAnthropic: rewriteAnthropic, proxy.APIResponses: rewriteResponses, proxy.APIGemini: rewriteGemini,
+}
 
 // hysteresis turns d, the decisions at τ for request n of st (whose
 // session with the request last is s), into those the hysteresis makes:

@@ -2,7 +2,6 @@ package proxyrec
 
 import (
 	json "github.com/segmentio/encoding/json"
-	"github.com/tidwall/gjson"
 
 	"ctxscope/engine/session"
 )
@@ -26,22 +25,10 @@ func anthropicRequest(body string, memo *messageMemo) request {
 	var out request
 	var system json.RawMessage
 	var tools []json.RawMessage
-	var msgs []element
-	ok := true
-	members(body, func(key string, v gjson.Result) {
-		switch key {
-		case "model":
-			ok = ok && decode(v.Raw, &out.model)
-		case "system":
-			system = json.RawMessage(v.Raw)
-		case "tools":
-			ok = ok && decode(v.Raw, &tools)
-		case "messages":
-			msgs, out.layout = elements(body, v)
-			ok = ok && (msgs != nil || v.Type == gjson.Null)
-		}
-	})
-	if !ok {
+	arr, ok := readBody(body, "messages", map[string]any{"model": &out.model, "system": &system, "tools": &tools})
+	msgs, layout, okMsgs := messagesIn(body, arr)
+	out.layout = layout
+	if !ok || !okMsgs {
 		return request{}
 	}
 	var prompt []string

@@ -2,7 +2,6 @@ package proxyrec
 
 import (
 	json "github.com/segmentio/encoding/json"
-	"github.com/tidwall/gjson"
 
 	"ctxscope/engine/session"
 )
@@ -32,20 +31,10 @@ type chatMessage struct {
 func chatRequest(body string, memo *messageMemo) request {
 	var out request
 	var tools []json.RawMessage
-	var msgs []element
-	ok := true
-	members(body, func(key string, v gjson.Result) {
-		switch key {
-		case "model":
-			ok = ok && decode(v.Raw, &out.model)
-		case "tools":
-			ok = ok && decode(v.Raw, &tools)
-		case "messages":
-			msgs, out.layout = elements(body, v)
-			ok = ok && (msgs != nil || v.Type == gjson.Null)
-		}
-	})
-	if !ok {
+	arr, ok := readBody(body, "messages", map[string]any{"model": &out.model, "tools": &tools})
+	msgs, layout, okMsgs := messagesIn(body, arr)
+	out.layout = layout
+	if !ok || !okMsgs {
 		return request{}
 	}
 	var prompt []string

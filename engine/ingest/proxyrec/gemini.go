@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	json "github.com/segmentio/encoding/json"
-	"github.com/tidwall/gjson"
 
 	"ctxscope/engine/session"
 )
@@ -39,22 +38,10 @@ func geminiRequest(body string, memo *messageMemo) request {
 	var tools []struct {
 		FunctionDeclarations []json.RawMessage `json:"functionDeclarations"`
 	}
-	var contents []element
-	ok := true
-	members(body, func(key string, v gjson.Result) {
-		switch key {
-		case "model":
-			ok = ok && decode(v.Raw, &out.model)
-		case "systemInstruction":
-			ok = ok && decode(v.Raw, &si)
-		case "tools":
-			ok = ok && decode(v.Raw, &tools)
-		case "contents":
-			contents, out.layout = elements(body, v)
-			ok = ok && (contents != nil || v.Type == gjson.Null)
-		}
-	})
-	if !ok {
+	arr, ok := readBody(body, "contents", map[string]any{"model": &out.model, "systemInstruction": &si, "tools": &tools})
+	contents, layout, okContents := messagesIn(body, arr)
+	out.layout = layout
+	if !ok || !okContents {
 		return request{}
 	}
 	var prompt []string

@@ -36,20 +36,7 @@ func responsesRequest(body string, memo *messageMemo) request {
 	var out request
 	var instructions string
 	var tools []json.RawMessage
-	var input gjson.Result
-	ok := true
-	members(body, func(key string, v gjson.Result) {
-		switch key {
-		case "model":
-			ok = ok && decode(v.Raw, &out.model)
-		case "instructions":
-			ok = ok && decode(v.Raw, &instructions)
-		case "tools":
-			ok = ok && decode(v.Raw, &tools)
-		case "input":
-			input = v
-		}
-	})
+	input, ok := readBody(body, "input", map[string]any{"model": &out.model, "instructions": &instructions, "tools": &tools})
 	if !ok {
 		return request{}
 	}

@@ -32,13 +32,28 @@ type Layout struct {
 // Span is where a value stands in a body: [At, End).
 type Span struct{ At, End int }
 
-// members calls fn with each member of the object body: its key and its
-// raw value.
-func members(body string, fn func(key string, value gjson.Result)) {
+// readBody reads the members of a request body: each member named in
+// fields into the value it points to, and the member named array as it
+// stands. It reports false when a member of fields is not of its type.
+func readBody(body, array string, fields map[string]any) (gjson.Result, bool) {
+	var arr gjson.Result
+	ok := true
 	gjson.Parse(body).ForEach(func(k, v gjson.Result) bool {
-		fn(k.Str, v)
+		if k.Str == array {
+			arr = v
+		} else if dst, named := fields[k.Str]; named {
+			ok = ok && decode(v.Raw, dst)
+		}
 		return true
 	})
+	return arr, ok
+}
+
+// messagesIn reads the member array of a body (readBody's) into its
+// elements: none when it is absent or null; false when it is no array.
+func messagesIn(body string, arr gjson.Result) ([]element, *Layout, bool) {
+	es, layout := elements(body, arr)
+	return es, layout, es != nil || !arr.Exists() || arr.Type == gjson.Null
 }
 
 // elements returns the elements of v, an array among body's members, and

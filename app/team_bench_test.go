@@ -8,10 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
-	"go.opentelemetry.io/collector/pdata/ptrace"
-
 	"ctxscope/engine/ingest/otlp"
+	"ctxscope/engine/ingest/otlp/otlptest"
 	"ctxscope/engine/store/pgtest"
 )
 
@@ -45,50 +43,6 @@ func startPostgres(b *testing.B) *pgtest.Server {
 	return srv
 }
 
-// agentExport is an OTLP export of one agent turn of a conversation: calls
-// model calls with growing input, each followed by a tool run.
-func agentExport(b *testing.B, conv string, calls int) []byte {
-	b.Helper()
-	td := ptrace.NewTraces()
-	ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
-	var trace pcommon.TraceID
-	copy(trace[:], conv)
-	history := `{"role":"user","parts":[{"type":"text","content":"Fix the failing test in pager.go and run the suite."}]}`
-	t0 := time.Now()
-	for i := 0; i < calls; i++ {
-		call := fmt.Sprintf(`{"role":"assistant","parts":[{"type":"tool_call","id":"c%d","name":"bash","arguments":{"command":"go test ./pager/... -run TestPage%d"}}]}`, i, i)
-		s := ss.Spans().AppendEmpty()
-		s.SetTraceID(trace)
-		s.SetSpanID(pcommon.SpanID{byte(i), 1})
-		s.SetName("chat model")
-		s.SetStartTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*i) * time.Second)))
-		s.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*i+1) * time.Second)))
-		a := s.Attributes()
-		a.PutStr("gen_ai.operation.name", "chat")
-		a.PutStr("gen_ai.conversation.id", conv)
-		a.PutStr("gen_ai.input.messages", "["+history+"]")
-		a.PutStr("gen_ai.output.messages", "["+call+"]")
-		a.PutInt("gen_ai.usage.input_tokens", int64(1000+400*i))
-		a.PutInt("gen_ai.usage.output_tokens", 60)
-		result := fmt.Sprintf(`{"role":"tool","parts":[{"type":"tool_call_response","id":"c%d","response":"--- FAIL: TestPage%d (0.00s)\n    pager_test.go:%d: got 3 pages, want 4\nFAIL\nFAIL\tpager\t0.012s"}]}`, i, i, 40+i)
-		history += "," + call + "," + result
-		t := ss.Spans().AppendEmpty()
-		t.SetTraceID(trace)
-		t.SetSpanID(pcommon.SpanID{byte(i), 2})
-		t.SetName("execute_tool bash")
-		t.SetStartTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*i+1) * time.Second)))
-		t.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*i+2) * time.Second)))
-		t.Attributes().PutStr("gen_ai.operation.name", "execute_tool")
-		t.Attributes().PutStr("gen_ai.tool.call.id", fmt.Sprintf("c%d", i))
-		t.Attributes().PutStr("gen_ai.conversation.id", conv)
-	}
-	body, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return body
-}
-
 // BenchmarkReceiveOTLP ingests OTLP exports of agent turns (20 model calls
 // and 20 tool runs, 40 spans, each a new conversation) through the
 // receiver into the workspace, on SQLite and on PostgreSQL in the same
@@ -101,7 +55,7 @@ func BenchmarkReceiveOTLP(b *testing.B) {
 			a := benchApp(b, engine, srv)
 			bodies := make([][]byte, b.N)
 			for i := range bodies {
-				bodies[i] = agentExport(b, fmt.Sprintf("bench-%s-%08d", engine, i), calls)
+				bodies[i] = otlptest.AgentTurn(fmt.Sprintf("bench-%s-%08d", engine, i), 0, calls)
 			}
 			b.ResetTimer()
 			start := time.Now()

@@ -16,11 +16,11 @@ import (
 	"testing/fstest"
 	"time"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"ctxscope/app"
 	"ctxscope/engine/ingest/otlp"
+	"ctxscope/engine/ingest/otlp/otlptest"
 	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 	"ctxscope/engine/store/pgtest"
@@ -87,7 +87,7 @@ func load(b *testing.B, dbURL string) {
 	exports := make([][][]byte, loadExporters)
 	for e := range exports {
 		for k := 0; k < loadExports; k++ {
-			exports[e] = append(exports[e], turnExport(b, fmt.Sprintf("load-%02d", e), k*loadCalls, loadCalls))
+			exports[e] = append(exports[e], otlptest.AgentTurn(fmt.Sprintf("load-%02d", e), k*loadCalls, loadCalls))
 		}
 	}
 	start := time.Now()
@@ -178,59 +178,6 @@ func postExport(b *testing.B, url, token string, body []byte) (int, time.Duratio
 	resp.Body.Close()
 	secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
 	return resp.StatusCode, time.Duration(secs) * time.Second
-}
-
-// turnExport is an export of calls model calls of conversation conv from
-// call from on, each followed by its tool run: each call's input is the
-// conversation's whole history, as the conventions record it.
-func turnExport(b *testing.B, conv string, from, calls int) []byte {
-	b.Helper()
-	td := ptrace.NewTraces()
-	ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
-	var trace pcommon.TraceID
-	copy(trace[:], conv)
-	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	history := []string{`{"role":"user","parts":[{"type":"text","content":"Fix the failing test in pager.go and run the suite."}]}`}
-	call := func(i int) string {
-		return fmt.Sprintf(`{"role":"assistant","parts":[{"type":"tool_call","id":"c%d","name":"bash","arguments":{"command":"go test ./pager/... -run TestPage%d"}}]}`, i, i)
-	}
-	result := func(i int) string {
-		return fmt.Sprintf(`{"role":"tool","parts":[{"type":"tool_call_response","id":"c%d","response":"--- FAIL: TestPage%d (0.00s)\nFAIL"}]}`, i, i)
-	}
-	for i := 0; i < from; i++ {
-		history = append(history, call(i), result(i))
-	}
-	for i := from; i < from+calls; i++ {
-		s := ss.Spans().AppendEmpty()
-		s.SetTraceID(trace)
-		s.SetSpanID(pcommon.SpanID{byte(i >> 8), byte(i), 1})
-		s.SetName("chat model")
-		s.SetStartTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*i) * time.Second)))
-		s.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*i+1) * time.Second)))
-		at := s.Attributes()
-		at.PutStr("gen_ai.operation.name", "chat")
-		at.PutStr("gen_ai.conversation.id", conv)
-		at.PutStr("gen_ai.input.messages", "["+strings.Join(history, ",")+"]")
-		at.PutStr("gen_ai.output.messages", "["+call(i)+"]")
-		at.PutInt("gen_ai.usage.input_tokens", int64(1000+40*i))
-		at.PutInt("gen_ai.usage.output_tokens", 60)
-		history = append(history, call(i), result(i))
-		t := ss.Spans().AppendEmpty()
-		t.SetTraceID(trace)
-		t.SetSpanID(pcommon.SpanID{byte(i >> 8), byte(i), 2})
-		t.SetName("execute_tool bash")
-		t.SetStartTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*i+1) * time.Second)))
-		t.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*i+2) * time.Second)))
-		t.Attributes().PutStr("gen_ai.operation.name", "execute_tool")
-		t.Attributes().PutStr("gen_ai.tool.call.id", fmt.Sprintf("c%d", i))
-		t.Attributes().PutStr("gen_ai.conversation.id", conv)
-		t.Attributes().PutStr("gen_ai.tool.call.result", "--- FAIL")
-	}
-	body, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return body
 }
 
 // importedAtOnce is the session the exports give, read together by the

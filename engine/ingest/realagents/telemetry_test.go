@@ -84,20 +84,12 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 	sb.run(t, 3*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
 		bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
 
-	var reqs []modeltest.Request
-	for _, r := range srv.Requests() {
-		if r.Task == mainMarker {
-			reqs = append(reqs, r)
-		}
-	}
+	reqs := mainRequests(srv)
 	sess := telemetrySession(t, sink.dir)
-	if sess.Main().Entries[0].Message.Role != session.RoleUser || sess.Main().Entries[0].Message.Blocks[0].Text != prompt {
-		t.Errorf("the first message is not the prompt: %+v", sess.Main().Entries[0].Message)
-	}
 	// Every call the server made, in order, with its arguments, and the
 	// result the server received for it.
 	results := reqs[len(reqs)-1].ToolResults()
-	var want, got, gotUsage, wantUsage []string
+	var want, got []string
 	for _, r := range reqs {
 		for _, c := range r.Calls {
 			args := c.Text
@@ -107,23 +99,12 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 			}
 			want = append(want, fmt.Sprintf("%s %s %s -> %q", c.ID, c.Name, args, results[c.ID]))
 		}
-		wantUsage = append(wantUsage, fmt.Sprintf("in %d cached %d out %d", r.Usage.Input, r.Usage.CacheRead, r.Usage.Output))
 	}
-	outputs := map[string]string{}
-	for _, e := range sess.Main().Entries {
-		for _, b := range e.Message.Blocks {
-			if b.Type == session.BlockToolResult {
-				outputs[b.ToolCallID] = b.Content[0].Text
-			}
-		}
-	}
+	outputs := resultTexts(sess)
 	for _, e := range sess.Main().Entries {
 		m := e.Message
 		if m.Role != session.RoleAssistant {
 			continue
-		}
-		if u := m.Usage; u != nil {
-			gotUsage = append(gotUsage, fmt.Sprintf("in %d cached %d out %d", u.Input, u.CacheRead, u.Output))
 		}
 		for _, b := range m.Blocks {
 			if b.Type == session.BlockToolCall {
@@ -144,9 +125,7 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("tool calls and results in the session:\n%s\nwhat the model server made and received:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if strings.Join(gotUsage, ", ") != strings.Join(wantUsage, ", ") {
-		t.Errorf("usage %v, the model server reported %v", gotUsage, wantUsage)
-	}
+	checkUsage(t, sess, reqs)
 	answers := 0
 	for _, e := range sess.Main().Entries {
 		if e.Message.Role == session.RoleAssistant {
@@ -164,7 +143,7 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 		t.Errorf("the session does not say what the telemetry lacks: %+v", sess.Diagnostics)
 	}
 	lacks := lackedByTelemetry(t, reqs[0].Body)
-	t.Logf("%d calls and %d responses' usage matched; the telemetry lacks, of the first request: %s", len(want), len(wantUsage), lacks)
+	t.Logf("%d calls and %d responses' usage matched; the telemetry lacks, of the first request: %s", len(want), len(reqs), lacks)
 }
 
 // telemetrySession reads the one session the spool files in dir hold.
@@ -247,18 +226,10 @@ func TestClaudeCodeTelemetry(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_ENDPOINT=" + sink.URL, "OTEL_LOG_USER_PROMPTS=1", "OTEL_LOG_TOOL_DETAILS=1", "OTEL_LOGS_EXPORT_INTERVAL=500"},
 		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
 
-	var reqs []modeltest.Request
-	for _, r := range srv.Requests() {
-		if r.Task == mainMarker {
-			reqs = append(reqs, r)
-		}
-	}
+	reqs := mainRequests(srv)
 	sess := telemetrySession(t, sink.dir)
-	if m := sess.Main().Entries[0].Message; m.Role != session.RoleUser || m.Blocks[0].Text != prompt {
-		t.Errorf("the first message is not the prompt: %+v", m)
-	}
 	results := reqs[len(reqs)-1].ToolResults()
-	var want, got, gotUsage, wantUsage, texts []string
+	var want, got, texts []string
 	received, returned := 0, 0
 	sent := map[string]map[string]any{} // the model's arguments, by call
 	for _, r := range reqs {
@@ -267,23 +238,12 @@ func TestClaudeCodeTelemetry(t *testing.T) {
 			sent[c.ID] = c.Input
 			received += len(results[c.ID])
 		}
-		wantUsage = append(wantUsage, fmt.Sprintf("in %d cached %d out %d", r.Usage.Input, r.Usage.CacheRead, r.Usage.Output))
 	}
-	sizes := map[string]string{}
-	for _, e := range sess.Main().Entries {
-		for _, b := range e.Message.Blocks {
-			if b.Type == session.BlockToolResult {
-				sizes[b.ToolCallID] = b.Content[0].Text
-			}
-		}
-	}
+	sizes := resultTexts(sess)
 	for _, e := range sess.Main().Entries {
 		m := e.Message
 		if m.Role != session.RoleAssistant {
 			continue
-		}
-		if u := m.Usage; u != nil {
-			gotUsage = append(gotUsage, fmt.Sprintf("in %d cached %d out %d", u.Input, u.CacheRead, u.Output))
 		}
 		for _, b := range m.Blocks {
 			switch b.Type {
@@ -311,9 +271,7 @@ func TestClaudeCodeTelemetry(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("tool calls in the session:\n%s\nwhat the model server made:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if strings.Join(gotUsage, ", ") != strings.Join(wantUsage, ", ") {
-		t.Errorf("usage %v, the model server reported %v", gotUsage, wantUsage)
-	}
+	checkUsage(t, sess, reqs)
 	var says []string
 	for _, st := range script.Tasks[0].Steps {
 		if st.Say != "" {
@@ -332,7 +290,7 @@ func TestClaudeCodeTelemetry(t *testing.T) {
 		t.Errorf("the session does not say what the telemetry lacks: %+v", sess.Diagnostics)
 	}
 	t.Logf("%d calls, %d requests' usage and %d texts matched; the tools returned %d bytes, the model received %d as their results; the telemetry lacks, of the first request: %s",
-		len(want), len(wantUsage), len(texts), returned, received, lackedByClaudeTelemetry(t, reqs[0].Body))
+		len(want), len(reqs), len(texts), returned, received, lackedByClaudeTelemetry(t, reqs[0].Body))
 }
 
 // lackedByClaudeTelemetry measures, in a Messages request body, what
@@ -364,4 +322,50 @@ func lackedByClaudeTelemetry(t *testing.T, body []byte) string {
 	}
 	return fmt.Sprintf("system prompt %d bytes, %d tool schemas %d bytes, user messages %d bytes of which the prompt is %d (the body: %d bytes)",
 		len(req.System), len(req.Tools), tools, user, len(prompt), len(body))
+}
+
+// mainRequests are the requests of the task the model server received.
+func mainRequests(srv *modeltest.Server) []modeltest.Request {
+	var out []modeltest.Request
+	for _, r := range srv.Requests() {
+		if r.Task == mainMarker {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// resultTexts are the text of each tool result of sess, by call id.
+func resultTexts(sess *session.Session) map[string]string {
+	out := map[string]string{}
+	for _, e := range sess.Main().Entries {
+		for _, b := range e.Message.Blocks {
+			if b.Type == session.BlockToolResult && len(b.Content) > 0 {
+				out[b.ToolCallID] = b.Content[0].Text
+			}
+		}
+	}
+	return out
+}
+
+// checkUsage checks that sess opens with the task's prompt and that its
+// answers carry, in order, the usage the model server reported for each
+// of reqs.
+func checkUsage(t *testing.T, sess *session.Session, reqs []modeltest.Request) {
+	t.Helper()
+	if m := sess.Main().Entries[0].Message; m.Role != session.RoleUser || m.Blocks[0].Text != prompt {
+		t.Errorf("the first message is not the prompt: %+v", m)
+	}
+	var got, want []string
+	for _, e := range sess.Main().Entries {
+		if u := e.Message.Usage; e.Message.Role == session.RoleAssistant && u != nil {
+			got = append(got, fmt.Sprintf("in %d cached %d out %d", u.Input, u.CacheRead, u.Output))
+		}
+	}
+	for _, r := range reqs {
+		want = append(want, fmt.Sprintf("in %d cached %d out %d", r.Usage.Input, r.Usage.CacheRead, r.Usage.Output))
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("usage %v, the model server reported %v", got, want)
+	}
 }

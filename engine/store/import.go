@@ -268,16 +268,5 @@ func (s *Store) inCopyTx(ctx context.Context, fn func(*sql.Tx, copyRows) error) 
 
 // inTx runs fn in a write transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return s.inCopyTx(ctx, func(tx *sql.Tx, _ copyRows) error { return fn(tx) })
 }

@@ -59,7 +59,6 @@ func buildClaudeCodeSession(a *agentSession, evs []event) {
 			IsError: strings.EqualFold(attrString(e.attrs, "success"), "false"),
 			Content: []session.Block{{Type: session.BlockText, Text: fmt.Sprintf("[not in Claude Code's telemetry: the tool returned %d bytes]", size)}}}}}, e)
 	}
-	seen := map[int]bool{} // request events placed
 	for k, e := range evs {
 		e.time = eventTime(e)
 		switch e.name {
@@ -74,7 +73,6 @@ func buildClaudeCodeSession(a *agentSession, evs []event) {
 			u.CacheWrite, _ = attrInt(e.attrs, "cache_creation_tokens")
 			answer = &session.Message{Role: session.RoleAssistant, Blocks: append([]session.Block{}, calls[k]...), Model: attrString(e.attrs, "model"), Usage: u}
 			a.add(answer, e)
-			seen[k] = true
 			for _, r := range waiting[k] {
 				result(r)
 			}
@@ -91,8 +89,8 @@ func buildClaudeCodeSession(a *agentSession, evs []event) {
 				m := &session.Message{Role: session.RoleAssistant, Blocks: []session.Block{claudeCall(e)}}
 				a.add(m, e)
 				result(e)
-			case !seen[k2]:
-				waiting[k2] = append(waiting[k2], e) // its call is not placed yet
+			case k2 > k:
+				waiting[k2] = append(waiting[k2], e) // its request's event, and so its call, is still to come
 			default:
 				result(e)
 			}

@@ -26,6 +26,7 @@ func TestClaudeCode(t *testing.T) {
 	sb.run(t, 3*time.Minute, []string{"ANTHROPIC_BASE_URL=" + rec.base, "ANTHROPIC_API_KEY=test-key",
 		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1"},
 		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
+	sb.checkFixed(t)
 
 	s := readLog(t, filepath.Join(sb.home, ".claude", "projects", "*", "*.jsonl"), session.FormatClaudeCode, agent.version)
 	main, sub := threadsOf(t, s)

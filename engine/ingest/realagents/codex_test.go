@@ -25,6 +25,7 @@ func TestCodex(t *testing.T) {
 	bin := filepath.Join(agent.dir, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
 	sb.run(t, 3*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
 		bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
+	sb.checkFixed(t)
 
 	s := readLog(t, filepath.Join(codexHome, "sessions", "*", "*", "*", "rollout-*.jsonl"), session.FormatCodex, agent.version)
 	if !strings.HasPrefix(s.Title, mainMarker) {

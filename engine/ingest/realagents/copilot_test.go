@@ -24,6 +24,7 @@ func TestCopilotCLI(t *testing.T) {
 	sb.run(t, 3*time.Minute, []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + rec.base + "/v1", "COPILOT_PROVIDER_TYPE=openai",
 		"COPILOT_PROVIDER_API_KEY=test-key", "COPILOT_PROVIDER_WIRE_API=completions", "COPILOT_MODEL=gpt-4.1"},
 		bin, "-p", prompt, "--allow-all-tools", "--no-auto-update", "--disable-client-telemetry", "--model", "gpt-4.1")
+	sb.checkFixed(t)
 
 	s := readLog(t, filepath.Join(sb.home, ".copilot", "session-state", "*", "events.jsonl"), session.FormatCopilot, agent.version)
 	if !strings.HasPrefix(s.Title, mainMarker) {

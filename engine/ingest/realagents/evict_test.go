@@ -62,6 +62,7 @@ func underEviction(t *testing.T, sb *sandbox, script modeltest.Script, budget in
 		before(dir)
 	}
 	run(hs.URL + p.Prefix())
+	sb.checkFixed(t)
 
 	for k, r := range srv.Requests() {
 		if bad := r.Unpaired(); r.Task == mainMarker && len(bad) > 0 {

@@ -24,6 +24,7 @@ func TestGeminiCLI(t *testing.T) {
 	sb.run(t, 3*time.Minute, []string{"GEMINI_API_KEY=test-key", "GOOGLE_GEMINI_BASE_URL=" + rec.base, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true"},
 		"/usr/bin/node", filepath.Join(agent.dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js"),
 		"-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format", "json")
+	sb.checkFixed(t)
 
 	// The chat records no CLI version.
 	s := readLog(t, filepath.Join(sb.home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"), session.FormatGemini, "")

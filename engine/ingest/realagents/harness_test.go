@@ -3,6 +3,7 @@ package realagents
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/user"
@@ -135,9 +136,31 @@ func (sb *sandbox) run(t *testing.T, limit time.Duration, env []string, argv ...
 		t.Fatalf("%s did not finish within %v:\n%.4000s", filepath.Base(argv[0]), limit, out)
 	}
 	if err != nil {
-		t.Fatalf("%s: %v:\n%.4000s", filepath.Base(argv[0]), err, out)
+		t.Fatalf("%s: %v:\n%s", filepath.Base(argv[0]), err, ends(out, 1500, 4000))
 	}
 	return string(out)
+}
+
+// ends is the first head and the last tail bytes of out, with what lies
+// between them left out and said so: an agent says why it failed at the
+// end of what it prints.
+func ends(out []byte, head, tail int) string {
+	if len(out) <= head+tail {
+		return string(out)
+	}
+	return fmt.Sprintf("%s\n[… %d bytes left out …]\n%s", out[:head], len(out)-head-tail, out[len(out)-tail:])
+}
+
+// checkFixed fails t unless the project's test passes in the work
+// directory: the scripted task's edit fixes calc.sh, and an edit the agent
+// could not apply leaves it failing even when the agent ends well.
+func (sb *sandbox) checkFixed(t *testing.T) {
+	t.Helper()
+	cmd := exec.Command("sh", "test.sh")
+	cmd.Dir = sb.work
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("the project's test fails after the run (the edit did not land): %v: %s", err, out)
+	}
 }
 
 // writeFile writes a file of the agent's configuration into the sandbox,

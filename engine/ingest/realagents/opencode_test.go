@@ -27,6 +27,7 @@ func TestOpenCode(t *testing.T) {
 }`, rec.base))
 	sb.run(t, 4*time.Minute, []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1"},
 		filepath.Join(agent.dir, "node_modules", "opencode-linux-x64", "bin", "opencode"), "run", "--model", "mock/gpt-4.1", "--format", "json", prompt)
+	sb.checkFixed(t)
 
 	s := readLog(t, filepath.Join(sb.home, ".local", "share", "opencode", "opencode.db"), session.FormatOpenCode, agent.version)
 	main, sub := threadsOf(t, s)

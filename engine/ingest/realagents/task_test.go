@@ -36,7 +36,7 @@ func codingTaskWith(workdir string, subagent bool, agentType string) modeltest.S
 		{Calls: []modeltest.Action{read("test.sh")}},
 		{Say: "Running the test.", Calls: []modeltest.Action{bash("sh test.sh")}},
 		{Calls: []modeltest.Action{read("calc.sh")}},
-		{Say: "The adder subtracts; fixing it.", Calls: []modeltest.Action{{Kind: modeltest.Edit, Path: "calc.sh", Old: "$1 - $2", New: "$1 + $2"}}},
+		{Say: "The adder subtracts; fixing it.", Calls: []modeltest.Action{{Kind: modeltest.Edit, Path: "calc.sh", Old: "  echo $(( $1 - $2 ))", New: "  echo $(( $1 + $2 ))"}}},
 		{Calls: []modeltest.Action{bash("sh test.sh")}},
 		{Calls: []modeltest.Action{bash("ls -la")}},
 		{Calls: []modeltest.Action{read("notes.md")}},

@@ -83,6 +83,7 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 	bin := filepath.Join(agent.dir, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
 	sb.run(t, 3*time.Minute, []string{"CODEX_HOME=" + codexHome, "MOCK_API_KEY=test-key"},
 		bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
+	sb.checkFixed(t)
 
 	reqs := mainRequests(srv)
 	sess := telemetrySession(t, sink.dir)
@@ -225,6 +226,7 @@ func TestClaudeCodeTelemetry(t *testing.T) {
 		"CLAUDE_CODE_ENABLE_TELEMETRY=1", "OTEL_LOGS_EXPORTER=otlp", "OTEL_METRICS_EXPORTER=none", "OTEL_EXPORTER_OTLP_PROTOCOL=http/json",
 		"OTEL_EXPORTER_OTLP_ENDPOINT=" + sink.URL, "OTEL_LOG_USER_PROMPTS=1", "OTEL_LOG_TOOL_DETAILS=1", "OTEL_LOGS_EXPORT_INTERVAL=500"},
 		bin, "-p", prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5", "--output-format", "stream-json", "--verbose")
+	sb.checkFixed(t)
 
 	reqs := mainRequests(srv)
 	sess := telemetrySession(t, sink.dir)

@@ -96,61 +96,87 @@ func ownConversation(attrs map[string]any) string {
 	return ""
 }
 
-// builder assembles one conversation's session.
+// builder assembles one conversation's session, span by span: the
+// messages each model call adds (raw), and, on each finish, the entries
+// with the tool results that only execute_tool spans recorded filled in
+// (see fill.go). Building a conversation at once and building it as its
+// spans arrive run the same code.
 type builder struct {
-	s       *session.Session
-	main    *session.Thread
-	file    string
-	sent    []*session.Message // the conversation as the last call saw it
-	system  string             // the system instructions last sent
-	results map[string]*span   // execute_tool spans by call id
-	next    int
+	s      *session.Session // the session's fields and the diagnostics of spans so far; no threads
+	file   string
+	raw    []*session.Entry   // the model calls' messages, in order
+	sent   []*session.Message // the conversation as the last call saw it
+	system string             // the system instructions last sent
+	next   int
+	// title is the agent's name, the first a span gave.
+	title string
 	// bare counts the model calls that recorded no content, the first at
 	// bareLine.
 	bare, bareLine int
 	// said are the problems of the spans said so far.
 	said map[string]bool
+	fills
+}
+
+func newBuilder(key, file string) *builder {
+	return &builder{s: &session.Session{ID: key, Format: session.FormatOTLP, Source: file}, file: file, said: map[string]bool{}, fills: newFills()}
 }
 
 // buildSession turns one conversation's spans into a session.
 func buildSession(spans []*span, file string) *session.Session {
-	key := conversationKey(spans)
-	s := &session.Session{ID: key, Format: session.FormatOTLP, Source: file}
-	main := &session.Thread{ID: "main", Kind: session.ThreadMain}
-	s.Threads = []*session.Thread{main}
-	b := &builder{s: s, main: main, file: file, results: map[string]*span{}, said: map[string]bool{}}
+	b := newBuilder(conversationKey(spans), file)
 	for _, sp := range spans {
-		if s.Agent == "" {
-			s.Agent = sp.service
+		b.span(sp)
+	}
+	s, _ := b.finish()
+	return s
+}
+
+// span reads one span of the conversation, the spans coming in start
+// order.
+func (b *builder) span(sp *span) {
+	if b.s.Agent == "" {
+		b.s.Agent = sp.service
+	}
+	if name := attrString(sp.attrs, attrAgentName); name != "" && b.title == "" {
+		b.title = name
+	}
+	switch op := attrString(sp.attrs, attrOperation); {
+	case op == "execute_tool":
+		if id := attrString(sp.attrs, attrToolCallID); id != "" {
+			b.toolRun(id, sp)
 		}
-		if name := attrString(sp.attrs, attrAgentName); name != "" && s.Title == "" {
-			s.Title = name
-		}
-		switch op := attrString(sp.attrs, attrOperation); {
-		case op == "execute_tool":
-			if id := attrString(sp.attrs, attrToolCallID); id != "" {
-				b.results[id] = sp
-			}
-		case modelCalls[op] || op == "":
-			// A span that names no operation is a model call when it
-			// carries a call's messages.
-			if c, problems := readCall(sp); op != "" || c.found {
-				b.modelCall(sp, c, problems)
-			}
+	case modelCalls[op] || op == "":
+		// A span that names no operation is a model call when it
+		// carries a call's messages.
+		if c, problems := readCall(sp); op != "" || c.found {
+			b.modelCall(sp, c, problems)
 		}
 	}
-	b.fillToolResults()
+}
+
+// finish returns the session the spans so far make, and how many of its
+// leading entries are those the previous finish returned, unchanged. The
+// session shares its entries with the builder: it holds until the next
+// span.
+func (b *builder) finish() (*session.Session, int) {
+	entries, kept := b.fill(b.raw)
+	s := *b.s
+	s.Diagnostics = append([]session.Diagnostic(nil), b.s.Diagnostics...)
+	main := &session.Thread{ID: "main", Kind: session.ThreadMain, Entries: entries}
+	s.Threads = []*session.Thread{main}
 	if b.bare > 0 {
-		norm.Diag(s, file, b.bareLine, session.SeverityWarning, "%d model calls record no message content, only their usage: "+
+		norm.Diag(&s, b.file, b.bareLine, session.SeverityWarning, "%d model calls record no message content, only their usage: "+
 			"the instrumentation's content capture is off (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)", b.bare)
 	}
+	s.Title = b.title
 	if s.Title != "" {
 		if t := norm.Title(main); t != "" {
 			s.Title = s.Title + ": " + t
 		}
 	}
-	norm.Finish(s)
-	return s
+	norm.Finish(&s)
+	return &s, kept
 }
 
 // modelCall adds what one model call sent beyond the conversation so far,
@@ -219,51 +245,12 @@ func (b *builder) add(m *session.Message, t time.Time, sp *span) {
 	b.next++
 	id := sp.id + "/" + strconv.Itoa(b.next)
 	parent := ""
-	if n := len(b.main.Entries); n > 0 {
-		parent = b.main.Entries[n-1].ID
+	if n := len(b.raw); n > 0 {
+		parent = b.raw[n-1].ID
 	}
 	m.Time = t
-	b.main.Entries = append(b.main.Entries, &session.Entry{ID: id, ParentID: parent, Line: sp.line, Time: t, Kind: session.EntryMessage, Type: sp.name, Message: m})
-}
-
-// fillToolResults gives each tool call that no later call sent the result
-// of its execute_tool span, right after the call's message.
-func (b *builder) fillToolResults() {
-	answered := map[string]bool{}
-	for _, e := range b.main.Entries {
-		for _, blk := range e.Message.Blocks {
-			if blk.Type == session.BlockToolResult {
-				answered[blk.ToolCallID] = true
-			}
-		}
-	}
-	var out []*session.Entry
-	for _, e := range b.main.Entries {
-		out = append(out, e)
-		var results []session.Block
-		for _, blk := range e.Message.Blocks {
-			sp := b.results[blk.ToolCallID]
-			if blk.Type != session.BlockToolCall || answered[blk.ToolCallID] || sp == nil {
-				continue
-			}
-			if _, ok := sp.attrs[attrToolResult]; !ok {
-				continue
-			}
-			results = append(results, session.Block{Type: session.BlockToolResult, ToolCallID: blk.ToolCallID, ToolName: blk.ToolName,
-				IsError: attrString(sp.attrs, attrErrorType) != "", Content: []session.Block{{Type: session.BlockText, Text: attrString(sp.attrs, attrToolResult)}}})
-			answered[blk.ToolCallID] = true
-		}
-		if len(results) > 0 {
-			sp := b.results[results[0].ToolCallID]
-			out = append(out, &session.Entry{ID: sp.id + "/result", ParentID: e.ID, Line: sp.line, Time: sp.end, Kind: session.EntryMessage,
-				Type: sp.name, Message: &session.Message{Role: session.RoleTool, Blocks: results, Time: sp.end}})
-		}
-	}
-	// Parents follow the order entries now have.
-	for i := 1; i < len(out); i++ {
-		out[i].ParentID = out[i-1].ID
-	}
-	b.main.Entries = out
+	b.raw = append(b.raw, &session.Entry{ID: id, ParentID: parent, Line: sp.line, Time: t, Kind: session.EntryMessage, Type: sp.name, Message: m})
+	b.message(len(b.raw)-1, m)
 }
 
 // usageOf reads a call's token usage; nil when it reported none.

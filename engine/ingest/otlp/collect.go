@@ -46,11 +46,19 @@ type batch struct {
 	// agents holds the agents' own events (Codex's, Claude Code's: see
 	// agentevents.go), which name no span, by agent and conversation.
 	agents map[agentConversation]*agentEvents
+	// What the requests added changed, for a Stream: how many spans a
+	// copy replaced, the spans log events were added for, and the agent
+	// conversations that gained events.
+	replaced int
+	// lines counts the whole lines read (each ended by a newline).
+	lines       int
+	logged      []string
+	agentsAdded map[agentConversation]bool
 }
 
 func newBatch() *batch {
 	return &batch{logs: map[string][]event{}, seen: map[[2]string]int{}, seenLogs: map[[2]string]bool{},
-		agents: map[agentConversation]*agentEvents{}}
+		agents: map[agentConversation]*agentEvents{}, agentsAdded: map[agentConversation]bool{}}
 }
 
 // errNotOTLP is returned for JSON that is neither a trace nor a logs
@@ -101,6 +109,7 @@ func (b *batch) addTraces(td ptrace.Traces, line int) {
 				key := [2]string{s.traceID, s.id}
 				if i, ok := b.seen[key]; ok && s.id != "" {
 					b.spans[i] = s
+					b.replaced++
 					continue
 				}
 				b.seen[key] = len(b.spans)
@@ -164,6 +173,7 @@ func (b *batch) addLogs(ld plog.Logs) {
 					continue
 				}
 				b.seenLogs[key] = true
+				b.logged = append(b.logged, id)
 				b.logs[id] = append(b.logs[id], event{name: name, time: t.AsTime().UTC(), attrs: attrs, body: lr.Body().AsRaw()})
 			}
 		}
@@ -185,6 +195,7 @@ func (b *batch) addAgentEvent(c agentConversation, e event, service string) {
 		b.agents[c] = evs
 	}
 	evs.events = append(evs.events, e)
+	b.agentsAdded[c] = true
 }
 
 // attach gives each span the log events that name it, after its own

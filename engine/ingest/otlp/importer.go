@@ -45,45 +45,9 @@ func (im Importer) Import(r io.Reader, name string) (*session.Session, error) {
 // error diagnostic on the first session, with its line; a file of no
 // readable request is an error naming its first bad line.
 func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session) error) error {
-	br := bufio.NewReaderSize(r, 1<<20)
-	b := newBatch()
-	var problems []session.Diagnostic
-	for line, first := 1, true; ; line++ {
-		text, err := br.ReadBytes('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("read %s: %w", name, err)
-		}
-		eof := err != nil
-		if t := bytes.TrimSpace(text); len(t) > 0 {
-			if perr := b.addJSON(t, line); perr != nil {
-				if first && !json.Valid(t) && !eof {
-					// Not one request per line: one pretty-printed request.
-					rest, rerr := io.ReadAll(br)
-					if rerr != nil {
-						return fmt.Errorf("read %s: %w", name, rerr)
-					}
-					if whole := newBatch(); whole.addJSON(bytes.TrimSpace(append(text, rest...)), 1) == nil {
-						b = whole
-						break
-					}
-					// Neither: a bad first line, then lines to read one by one.
-					problems = append(problems, badLine(name, line, perr))
-					for i, l := range bytes.Split(rest, []byte("\n")) {
-						if l = bytes.TrimSpace(l); len(l) > 0 {
-							if err := b.addJSON(l, line+1+i); err != nil {
-								problems = append(problems, badLine(name, line+1+i, err))
-							}
-						}
-					}
-					break
-				}
-				problems = append(problems, badLine(name, line, perr))
-			}
-			first = false
-		}
-		if eof {
-			break
-		}
+	b, problems, err := readBatch(r, name)
+	if err != nil {
+		return err
 	}
 	b.attach()
 	convs := b.conversations()
@@ -94,12 +58,7 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 	for _, spans := range convs {
 		sessions = append(sessions, buildSession(spans, name))
 	}
-	keys := make([]agentConversation, 0, len(b.agents))
-	for k := range b.agents {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].agent+"\x00"+keys[i].id < keys[j].agent+"\x00"+keys[j].id })
-	for _, k := range keys {
+	for _, k := range b.agentKeys() {
 		sessions = append(sessions, buildAgentSession(k, b.agents[k], name))
 	}
 	for i, s := range sessions {
@@ -111,6 +70,65 @@ func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session)
 		}
 	}
 	return nil
+}
+
+// readBatch reads the export requests of r, one per line or one
+// pretty-printed, and returns them with a diagnostic for each line that
+// is not one.
+func readBatch(r io.Reader, name string) (*batch, []session.Diagnostic, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	b := newBatch()
+	var problems []session.Diagnostic
+	for line, first := 1, true; ; line++ {
+		text, err := br.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		eof := err != nil
+		if !eof {
+			b.lines = line
+		}
+		if t := bytes.TrimSpace(text); len(t) > 0 {
+			if perr := b.addJSON(t, line); perr != nil {
+				if first && !json.Valid(t) && !eof {
+					// Not one request per line: one pretty-printed request.
+					rest, rerr := io.ReadAll(br)
+					if rerr != nil {
+						return nil, nil, fmt.Errorf("read %s: %w", name, rerr)
+					}
+					if whole := newBatch(); whole.addJSON(bytes.TrimSpace(append(text, rest...)), 1) == nil {
+						return whole, problems, nil
+					}
+					// Neither: a bad first line, then lines to read one by one.
+					problems = append(problems, badLine(name, line, perr))
+					for i, l := range bytes.Split(rest, []byte("\n")) {
+						if l = bytes.TrimSpace(l); len(l) > 0 {
+							if err := b.addJSON(l, line+1+i); err != nil {
+								problems = append(problems, badLine(name, line+1+i, err))
+							}
+						}
+					}
+					return b, problems, nil
+				}
+				problems = append(problems, badLine(name, line, perr))
+			}
+			first = false
+		}
+		if eof {
+			return b, problems, nil
+		}
+	}
+}
+
+// agentKeys lists the batch's agent conversations in the order sessions
+// take them.
+func (b *batch) agentKeys() []agentConversation {
+	keys := make([]agentConversation, 0, len(b.agents))
+	for k := range b.agents {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].agent+"\x00"+keys[i].id < keys[j].agent+"\x00"+keys[j].id })
+	return keys
 }
 
 func badLine(file string, line int, err error) session.Diagnostic {

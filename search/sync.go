@@ -116,6 +116,12 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 		return err
 	}
 	stats.Deleted += n
+	if !full {
+		if n, err = x.rewind(ctx, b, st, info.Key, prev.Revision, &progress); err != nil {
+			return err
+		}
+		stats.Deleted += n
+	}
 	pending := 0
 	record := func(s *syncState) { s.Sessions[info.Key] = progress.clone() }
 	err = st.EachEntryPage(ctx, info.Key, progress.Threads, pageEntries, func(p store.EntryPage) error {
@@ -150,6 +156,32 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 	progress.reached(info.Threads-1, 0)
 	progress.Revision = info.Revision
 	return x.commit(b, record)
+}
+
+// rewind adds to b the deletion of the documents of the thread tails that
+// growths of session key replaced after revision after (see
+// store.Grow), moves progress back to where each tail starts, and
+// returns how many documents it deletes.
+func (x *Index) rewind(ctx context.Context, b *bleve.Batch, st *store.Store, key string, after int, progress *sessionState) (int, error) {
+	rws, err := st.RewindsSince(ctx, key, after)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range rws {
+		if r.Thread >= len(progress.Threads) {
+			continue // a thread not indexed yet
+		}
+		progress.Threads[r.Thread] = min(progress.Threads[r.Thread], r.From)
+		for _, eid := range r.EntryIDs {
+			k, err := x.deleteMatching(b, conjunction(term(FieldSession, key), term(FieldThread, r.ThreadID), term(FieldEntry, eid)))
+			if err != nil {
+				return n, err
+			}
+			n += k
+		}
+	}
+	return n, nil
 }
 
 // reached records that thread t is indexed up to entry n (never going

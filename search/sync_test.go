@@ -4,11 +4,18 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2"
+
+	"ctxscope/engine/ingest/otlp"
+	"ctxscope/engine/ingest/otlp/otlptest"
+	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 )
 
@@ -236,4 +243,72 @@ func FuzzSearch(f *testing.F) {
 			t.Fatalf("%q: %v", q, err)
 		}
 	})
+}
+
+// TestSyncFollowsRewinds grows a conversation's spool file a turn at a
+// time, each growth replacing the previous turn's last entry (the tool
+// result its execute_tool span recorded, which the next call's input
+// then carries), syncing after each, and checks that the index ends with
+// the documents a fresh index of the same store has: none of a replaced
+// entry is left.
+func TestSyncFollowsRewinds(t *testing.T) {
+	ctx := context.Background()
+	w := newWorkspace(t)
+	path := filepath.Join(t.TempDir(), "conv.otlp.jsonl")
+	f := otlp.NewSpoolFile(path)
+	sp := otlp.NewSpooler()
+	for turn := range 12 {
+		groups, _, err := sp.Split(otlp.Traces, otlptest.AgentTurn("conv-rewind", turn, 1), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := f.Append(groups["conv-rewind"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Opened {
+			if _, err := w.st.ImportFile(ctx, path); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			g := store.Growth{Path: path, Format: session.FormatOTLP, Before: store.FileState{Size: a.BeforeSize, Hash: a.BeforeHash},
+				After: store.FileState{Size: a.AfterSize, Hash: a.AfterHash}}
+			for _, u := range a.Updates {
+				g.Sessions = append(g.Sessions, store.GrownSession{Session: u.Session, Kept: u.Kept})
+			}
+			if _, err := w.st.Grow(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mustSync(t, w)
+	}
+	fresh, _, err := Open(filepath.Join(t.TempDir(), DirName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if _, err := fresh.Sync(ctx, w.st); err != nil {
+		t.Fatal(err)
+	}
+	got, want := docIDs(t, w.idx), docIDs(t, fresh)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the synced index holds %d documents, a fresh one %d:\n%s\nagainst\n%s", len(got), len(want), strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// docIDs lists every document of x, sorted: its id, entry and text.
+func docIDs(t *testing.T, x *Index) []string {
+	t.Helper()
+	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 10000, 0, false)
+	req.Fields = []string{FieldEntry, FieldContent}
+	res, err := x.idx.Search(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range res.Hits {
+		out = append(out, fmt.Sprintf("%s %v %q", h.ID, h.Fields[FieldEntry], h.Fields[FieldContent]))
+	}
+	sort.Strings(out)
+	return out
 }

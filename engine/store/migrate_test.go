@@ -32,6 +32,7 @@ var seeds = []string{
 	`INSERT INTO user_tokens (name, hash, created_at, role) VALUES ('bob', 'h2', '', 'operator');`,
 	`INSERT INTO blobs (hash, size, data) VALUES ('p', 3, X'');
 	 INSERT INTO blob_parts (hash, part, data) VALUES ('p', 0, X'6869'), ('p', 1, X'21');`,
+	`INSERT INTO rewinds (session_id, revision, thread, from_ord, eids) VALUES (1, 2, 0, 1, '["e2"]');`,
 }
 
 // createAt builds a workspace database at schema version v with the seed

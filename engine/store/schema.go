@@ -21,6 +21,7 @@ var migrations = []migration{
 	{"user tokens", schemaUserTokens},
 	{"user roles", schemaUserRoles},
 	{"blobs in parts", schemaBlobParts},
+	{"rewinds", schemaRewinds},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,

@@ -105,6 +105,9 @@ func rewriteSession(w *txWriter, id int64, ss *session.Session) (int, error) {
 	if _, err := w.tx.Exec(`DELETE FROM threads WHERE session_id = ?`, id); err != nil {
 		return 0, fmt.Errorf("delete threads: %w", err)
 	}
+	if _, err := w.tx.Exec(`DELETE FROM rewinds WHERE session_id = ?`, id); err != nil {
+		return 0, fmt.Errorf("delete rewinds: %w", err)
+	}
 	if err := insertThreads(w, id, 0, ss.Threads); err != nil {
 		return 0, err
 	}

@@ -111,6 +111,7 @@ func New(opts Options) (*App, error) {
 	a.ui = &UI{app: a, noGuide: opts.NoGuide}
 	a.debugger = newDebugger(a)
 	a.live = newLive(a)
+	a.otlp.notices = newNotices(noticeEvery, a.live.announce)
 	a.memory = newMemory(a)
 	a.annotate = &Annotations{app: a, mem: a.memory}
 	if err := a.sessions.seedDemo(context.Background()); err != nil {
@@ -128,6 +129,7 @@ func New(opts Options) (*App, error) {
 
 // Close stops following live sessions and closes the workspace.
 func (a *App) Close() error {
+	a.otlp.notices.close()
 	a.live.close()
 	if a.changes != nil {
 		a.changes.close()

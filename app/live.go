@@ -161,36 +161,44 @@ func (l *Live) watch(w *tail.Watcher, done chan struct{}, only string) {
 	}
 }
 
-// importChanged imports paths again and tells the frontend what changed:
-// an [EventAppended] for every stored session that grew, and one
-// [EventDiscovered] naming the sessions that are new. With only set, other
-// sessions are left unmentioned.
+// importChanged imports paths again and tells the frontend what changed
+// (see announce). With only set, other sessions are left unmentioned.
 func (l *Live) importChanged(paths []string, only string) {
 	results, errs := l.app.ws.ImportUnindexed(context.Background(), paths)
 	l.app.index.request()
 	for _, err := range errs {
 		l.app.logf("live: %v", err)
 	}
-	var added []string
+	var changes []store.SessionChange
 	for _, r := range results {
 		for _, c := range r.Sessions {
-			if only != "" && c.Key != only {
-				continue
+			if only == "" || c.Key == only {
+				changes = append(changes, c)
 			}
-			switch c.Action {
-			case store.ActionUnchanged, store.ActionDuplicate:
-				continue
-			case store.ActionImported:
-				added = append(added, c.Key)
-				continue
-			}
-			st, err := l.app.sessions.statsOf(c.Key)
-			if err != nil {
-				l.app.logf("live %s: %v", c.Key, err)
-				continue
-			}
-			l.app.platform.Emit(EventAppended, Appended{Key: c.Key, Requests: st.Requests, Entries: c.Entries, Revision: st.Revision})
 		}
+	}
+	l.announce(changes)
+}
+
+// announce tells the frontend what imports changed: an [EventAppended]
+// for every stored session that grew, and one [EventDiscovered] naming
+// the sessions that are new.
+func (l *Live) announce(changes []store.SessionChange) {
+	var added []string
+	for _, c := range changes {
+		switch c.Action {
+		case store.ActionUnchanged, store.ActionDuplicate:
+			continue
+		case store.ActionImported:
+			added = append(added, c.Key)
+			continue
+		}
+		st, err := l.app.sessions.statsOf(c.Key)
+		if err != nil {
+			l.app.logf("live %s: %v", c.Key, err)
+			continue
+		}
+		l.app.platform.Emit(EventAppended, Appended{Key: c.Key, Requests: st.Requests, Entries: c.Entries, Revision: st.Revision})
 	}
 	if len(added) > 0 {
 		l.app.platform.Emit(EventDiscovered, Discovered{Keys: added})

@@ -116,10 +116,12 @@ type builder struct {
 	// said are the problems of the spans said so far.
 	said map[string]bool
 	fills
+	firsts firsts
 }
 
 func newBuilder(key, file string) *builder {
-	return &builder{s: &session.Session{ID: key, Format: session.FormatOTLP, Source: file}, file: file, said: map[string]bool{}, fills: newFills()}
+	return &builder{s: &session.Session{ID: key, Format: session.FormatOTLP, Source: file}, file: file, said: map[string]bool{}, fills: newFills(),
+		firsts: firsts{timeAt: -1, titleAt: -1}}
 }
 
 // buildSession turns one conversation's spans into a session.
@@ -169,14 +171,52 @@ func (b *builder) finish() (*session.Session, int) {
 		norm.Diag(&s, b.file, b.bareLine, session.SeverityWarning, "%d model calls record no message content, only their usage: "+
 			"the instrumentation's content capture is off (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)", b.bare)
 	}
+	// What norm.Finish derives, from the entries that changed only.
+	b.firsts.update(entries, kept)
 	s.Title = b.title
-	if s.Title != "" {
-		if t := norm.Title(main); t != "" {
-			s.Title = s.Title + ": " + t
+	switch {
+	case s.Title != "" && b.firsts.title != "":
+		s.Title += ": " + b.firsts.title
+	case s.Title == "":
+		s.Title = b.firsts.title
+	}
+	s.Started = b.firsts.started
+	return &s, kept
+}
+
+// firsts keeps what a session takes from the first of its entries that
+// have it, the start time and the first user text (see norm.Finish), as
+// the entries change from a position on: how far they were looked for,
+// and where they were found (-1 for not yet).
+type firsts struct {
+	looked, timeAt, titleAt int
+	started                 time.Time
+	title                   string
+}
+
+// update looks on through entries, of which the first kept are those it
+// saw before.
+func (f *firsts) update(entries []*session.Entry, kept int) {
+	if f.looked > kept {
+		f.looked = kept
+		if f.timeAt >= kept {
+			f.timeAt, f.started = -1, time.Time{}
+		}
+		if f.titleAt >= kept {
+			f.titleAt, f.title = -1, ""
 		}
 	}
-	norm.Finish(&s)
-	return &s, kept
+	for i := f.looked; i < len(entries) && (f.timeAt < 0 || f.titleAt < 0); i++ {
+		if f.timeAt < 0 && !entries[i].Time.IsZero() {
+			f.timeAt, f.started = i, entries[i].Time
+		}
+		if f.titleAt < 0 {
+			if t := norm.Title(&session.Thread{Entries: entries[i : i+1]}); t != "" {
+				f.titleAt, f.title = i, t
+			}
+		}
+	}
+	f.looked = len(entries)
 }
 
 // modelCall adds what one model call sent beyond the conversation so far,

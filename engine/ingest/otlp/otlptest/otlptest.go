@@ -90,3 +90,38 @@ func AgentTurn(conv string, from, calls int) []byte {
 	}
 	return body
 }
+
+// UsageTurn is an OTLP/protobuf export of one model call of conversation
+// conv, the turn-th, recorded without content (only its usage), and its
+// tool's execute_tool span without a result: what an instrumentation
+// sends with content capture off, the same size at every turn.
+func UsageTurn(conv string, turn int) []byte {
+	td := ptrace.NewTraces()
+	ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
+	var trace pcommon.TraceID
+	copy(trace[:], conv)
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	s := ss.Spans().AppendEmpty()
+	s.SetTraceID(trace)
+	s.SetSpanID(pcommon.SpanID{byte(turn >> 16), byte(turn >> 8), byte(turn), 1})
+	s.SetName("chat model")
+	s.SetStartTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*turn) * time.Second)))
+	s.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*turn+1) * time.Second)))
+	s.Attributes().PutStr("gen_ai.operation.name", "chat")
+	s.Attributes().PutStr("gen_ai.conversation.id", conv)
+	s.Attributes().PutInt("gen_ai.usage.input_tokens", int64(1000+40*turn))
+	s.Attributes().PutInt("gen_ai.usage.output_tokens", 60)
+	t := ss.Spans().AppendEmpty()
+	t.SetTraceID(trace)
+	t.SetSpanID(pcommon.SpanID{byte(turn >> 16), byte(turn >> 8), byte(turn), 2})
+	t.SetName("execute_tool bash")
+	t.SetStartTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*turn+1) * time.Second)))
+	t.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(2*turn+2) * time.Second)))
+	t.Attributes().PutStr("gen_ai.operation.name", "execute_tool")
+	t.Attributes().PutStr("gen_ai.conversation.id", conv)
+	body, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+	if err != nil {
+		panic(err) // traces built here always marshal
+	}
+	return body
+}

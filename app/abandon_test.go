@@ -24,7 +24,7 @@ import (
 // paper-scale session of the benchmarks is 27 copies.
 func repeatedPiSession(t testing.TB, copies int) string {
 	t.Helper()
-	raw, err := os.ReadFile("../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl")
+	raw, err := os.ReadFile("../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -210,7 +210,7 @@ func TestSessionMemoriesKeepTheNewest(t *testing.T) {
 	for _, f := range []string{"pi/agent-sessions__pi-v3-small.jsonl", "pi/pi-cwl__assistant-message-with-thinking-code.json",
 		"codex/claude-code-log__rollout-2026-01-02-synthetic.jsonl", "claude-code/claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
 		"swe-agent/swe-agent__gpt4-default__pydicom-1458.traj"} {
-		info, err := a.sessions.OpenPath("../../shared/data/sessions/" + f)
+		info, err := a.sessions.OpenPath("../testdata/shared/sessions/" + f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,7 @@ import (
 	"ctxscope/engine/debug"
 )
 
-const claudeSession = "../../shared/data/sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+const claudeSession = "../testdata/shared/sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
 
 func TestDebuggerServices(t *testing.T) {
 	a := newApp(t, Options{})

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-const claudeDir = "../../shared/data/sessions/claude-code/"
+const claudeDir = "../testdata/shared/sessions/claude-code/"
 
 // eventRecorder is a platform that passes every event on a channel.
 type eventRecorder struct {

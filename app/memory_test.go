@@ -10,7 +10,7 @@ import (
 	"ctxscope/engine/memory/embed/embedtest"
 )
 
-const locomoFile = "../../shared/data/locomo/locomo10.json"
+const locomoFile = "../testdata/shared/locomo/locomo10.json"
 
 // buildRecorder is a platform that keeps the memory build events.
 type buildRecorder struct {

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-const piDir = "../../shared/data/sessions/pi/"
+const piDir = "../testdata/shared/sessions/pi/"
 
 // newApp opens an app on a new workspace in a temporary directory.
 func newApp(t testing.TB, opts Options) *App {

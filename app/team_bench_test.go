@@ -90,7 +90,7 @@ func BenchmarkSearchTwoServers(b *testing.B) {
 		return a
 	}
 	one, two := open(), open()
-	if _, errs := one.ws.Import(context.Background(), []string{"../../shared/data/sessions/claude-code"}); len(errs) > 0 {
+	if _, errs := one.ws.Import(context.Background(), []string{"../testdata/shared/sessions/claude-code"}); len(errs) > 0 {
 		b.Fatal(errs)
 	}
 	queries := []string{"orchestrator", "test", "session", "error", "file", "function", "import", "viewer"}

@@ -19,7 +19,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // vectorsFile holds the CWL conformance vectors.
-var vectorsFile = filepath.Join("..", "..", "shared", "data", "cwl-vectors", "public.json")
+var vectorsFile = filepath.Join("..", "testdata", "shared", "cwl-vectors", "public.json")
 
 // cwlVector is the part of a conformance vector the tests read.
 type cwlVector struct {
@@ -56,7 +56,7 @@ func episodeGraph(tb testing.TB, id string, budget int) *Graph {
 	tb.Helper()
 	raw, err := os.ReadFile(vectorsFile)
 	if err != nil {
-		tb.Skipf("shared data not available: %v", err)
+		tb.Fatalf("the CWL vectors are missing (testdata/shared/cwl-vectors): %v", err)
 	}
 	var f struct{ Vectors []cwlVector }
 	if err := json.Unmarshal(raw, &f); err != nil {

@@ -4,7 +4,7 @@
 # Usage: scripts/session-memory-table.sh CTXSCOPE_BINARY > rows.md
 set -eu
 bin=$1
-data=../shared/data/sessions
+data=testdata/shared/sessions
 row() { # name file tau [thread]
   name=$1 file=$2 tau=$3 thread=${4:-}
   "$bin" replay --budget "$tau" --memory 500 --json ${thread:+--thread "$thread"} "$data/$file" | python3 -c '

@@ -67,7 +67,7 @@ func FuzzCodeTokenizer(f *testing.F) {
 	for _, s := range []string{"context-filter.ts", "filterContext", "snake_case", "a/b\\c:d", "ÀÉÎõü_Ω", "\xff\xfe/x"} {
 		f.Add([]byte(s))
 	}
-	seeds, _ := filepath.Glob("../../shared/data/sessions/pi/*.jsonl")
+	seeds, _ := filepath.Glob("../testdata/shared/sessions/pi/*.jsonl")
 	for _, p := range seeds {
 		if data, err := os.ReadFile(p); err == nil {
 			lines := strings.Split(string(data), "\n")

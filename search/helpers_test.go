@@ -13,7 +13,7 @@ import (
 )
 
 // sharedData is the shared data directory, read in place.
-const sharedData = "../../shared/data"
+const sharedData = "../testdata/shared"
 
 // sharedSessions lists the shared session files an importer of this build
 // recognises.

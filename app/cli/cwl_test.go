@@ -24,7 +24,7 @@ func compactJSON(t *testing.T, raw []byte) string {
 // TestCWLFilterVectors runs every public vector pass through the command
 // the acceptance vectors use, and compares its whole output.
 func TestCWLFilterVectors(t *testing.T) {
-	f, err := vectors.Load("../../../shared/data/cwl-vectors/public.json")
+	f, err := vectors.Load("../../testdata/shared/cwl-vectors/public.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // shared is the real test data next to the repository.
-const shared = "../../../shared/data/"
+const shared = "../../testdata/shared/"
 
 // run executes a command line and returns its exit code and output.
 func run(t *testing.T, args ...string) (int, string, string) {

@@ -15,7 +15,7 @@ import (
 	"ctxscope/search/lexical"
 )
 
-const locomoPath = "../../../shared/data/locomo/locomo10.json"
+const locomoPath = "../../testdata/shared/locomo/locomo10.json"
 
 var bench struct {
 	once  sync.Once

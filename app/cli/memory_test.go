@@ -77,7 +77,7 @@ func TestMemoryCommands(t *testing.T) {
 	if c := held.Comparisons[0].Overall; c.Low > c.Mean || c.Mean > c.High {
 		t.Errorf("interval %+v", c)
 	}
-	kg := "../../../shared/data/memweaver-kg/"
+	kg := "../../testdata/shared/memweaver-kg/"
 	out, errs, code = runCLI(t, ws, "memory", "import-kg", kg+"kg_sample_1.json", kg+"clusters_sample_1.json", "--locomo", locomoPath, "--sample", "1")
 	if code != 0 || !strings.Contains(out, "189 entities") || !strings.Contains(out, "51 experience items") {
 		t.Fatalf("import: %d\n%s%s", code, out, errs)
@@ -180,7 +180,7 @@ func TestMemoryBuildWithLLM(t *testing.T) {
 func TestMemoryBuildFromSession(t *testing.T) {
 	embedtest.Path(t)
 	ws := t.TempDir()
-	out, errs, code := runCLI(t, ws, "memory", "build", "../../../shared/data/sessions/pi/agent-sessions__pi-v3-small.jsonl")
+	out, errs, code := runCLI(t, ws, "memory", "build", "../../testdata/shared/sessions/pi/agent-sessions__pi-v3-small.jsonl")
 	if code != 0 || !strings.Contains(out, "session-") {
 		t.Fatalf("build: %d\n%s%s", code, out, errs)
 	}

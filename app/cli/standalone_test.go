@@ -29,7 +29,7 @@ func TestBinaryAloneBuildsMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(locomo); err != nil {
-		t.Skipf("LoCoMo not available: %v", err)
+		t.Fatalf("LoCoMo is missing (testdata/shared/locomo): %v", err)
 	}
 	dir := t.TempDir()
 	alone := filepath.Join(dir, "ctxscope")

@@ -30,7 +30,7 @@ func TestAnswersAreEncodedAsTheStandardLibraryWould(t *testing.T) {
 		}
 		return v
 	}
-	info := invoke("Sessions", "OpenPath", "../../../shared/data/sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl").(app.SessionInfo)
+	info := invoke("Sessions", "OpenPath", "../../testdata/shared/sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl").(app.SessionInfo)
 	params := map[string]any{"thread": 0, "policy": "paper", "budget": 6000}
 	answers := map[string]any{
 		"info":    info,

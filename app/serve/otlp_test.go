@@ -26,7 +26,7 @@ import (
 
 // recordedSession is a real Claude Code session with tool calls and the
 // usage the provider reported; the test sends it as GenAI spans.
-const recordedSession = "../../../shared/data/sessions/claude-code/claude-code-viewer__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"
+const recordedSession = "../../testdata/shared/sessions/claude-code/claude-code-viewer__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"
 
 // otelParts writes a message's content as GenAI message parts.
 func otelParts(m *session.Message) []map[string]any {

@@ -279,7 +279,7 @@ func TestCallsSayTheServersTime(t *testing.T) {
 		args   []any
 		want   int
 	}{
-		{"OpenPath", []any{"../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl"}, http.StatusOK},
+		{"OpenPath", []any{"../../testdata/shared/sessions/pi/pi-cwl__large-session.jsonl"}, http.StatusOK},
 		{"Timeline", []any{"missing", "estimate"}, http.StatusUnprocessableEntity},
 	} {
 		code, body, h := callForHeader(t, s, "Sessions", tc.method, tc.args...)
@@ -294,7 +294,7 @@ func TestCallsSayTheServersTime(t *testing.T) {
 
 func TestCallsReachTheBoundServices(t *testing.T) {
 	s := start(t)
-	code, body := call(t, s, "Sessions", "OpenPath", "../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl")
+	code, body := call(t, s, "Sessions", "OpenPath", "../../testdata/shared/sessions/pi/pi-cwl__large-session.jsonl")
 	if code != http.StatusOK {
 		t.Fatalf("OpenPath: %d %s", code, body)
 	}
@@ -345,7 +345,7 @@ func TestCallErrors(t *testing.T) {
 
 func TestUploadImportsTheBody(t *testing.T) {
 	s := start(t)
-	data, err := os.ReadFile("../../../shared/data/sessions/pi/agent-sessions__pi-v3-small.jsonl")
+	data, err := os.ReadFile("../../testdata/shared/sessions/pi/agent-sessions__pi-v3-small.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

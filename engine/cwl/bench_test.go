@@ -11,10 +11,10 @@ import (
 	"ctxscope/engine/tokens"
 )
 
-const largestSession = "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl"
+const largestSession = "../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl"
 
 var benchSources = []string{
-	"../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl",
+	"../../testdata/shared/sessions/pi/pi-cwl__large-session.jsonl",
 	largestSession,
 }
 

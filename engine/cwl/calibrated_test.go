@@ -8,7 +8,7 @@ import "testing"
 // each request's split by category still sums to its input, give or take
 // a token of rounding per category.
 func TestCalibratedSplitSumsToTheInput(t *testing.T) {
-	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
+	r := prepareFile(t, "../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
 	scales, _ := r.Calibrate()
 	negative := 0
 	for _, s := range scales {

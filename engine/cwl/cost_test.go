@@ -18,7 +18,7 @@ import (
 // at $0.50/M. Charging those misses as the file records them brings the
 // model to $43.70, within 5% of the recorded cost.
 func TestModelledCostOfAPiSession(t *testing.T) {
-	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
+	r := prepareFile(t, "../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
 	catalog, err := pricing.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestModelledCostOfAPiSession(t *testing.T) {
 // TestUnknownModelHasNoPrice: a request whose model the catalog does not
 // know is not priced, and the summary names the model.
 func TestUnknownModelHasNoPrice(t *testing.T) {
-	r := prepareFile(t, "../../../shared/data/sessions/pi/agent-sessions__pi-v3-small.jsonl", Inferred)
+	r := prepareFile(t, "../../testdata/shared/sessions/pi/agent-sessions__pi-v3-small.jsonl", Inferred)
 	catalog, err := pricing.Default()
 	if err != nil {
 		t.Fatal(err)

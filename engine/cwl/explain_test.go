@@ -72,7 +72,7 @@ func TestExplainAttributesEveryMissingPart(t *testing.T) {
 // on a real session of three contexts (two compactions by pi), asked in
 // an order that goes back and forth between the contexts.
 func TestOneContextIsReplayedAlone(t *testing.T) {
-	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
+	r := prepareFile(t, "../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
 	if len(r.ctxs) < 3 {
 		t.Fatalf("%d contexts, want the session's three", len(r.ctxs))
 	}

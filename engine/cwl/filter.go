@@ -71,7 +71,7 @@ func Threshold(window int, l *Limit) int {
 func jsRound(v float64) float64 { return math.Floor(v + 0.5) }
 
 // FilterResult is one filter pass in the vector format
-// (../shared/data/cwl-vectors/README.md).
+// (testdata/shared/cwl-vectors/README.md).
 type FilterResult struct {
 	TokensBefore int          `json:"tokensBefore"`
 	TokensAfter  int          `json:"tokensAfter"`

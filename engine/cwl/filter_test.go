@@ -9,7 +9,7 @@ import (
 	"ctxscope/engine/tokens"
 )
 
-const vectorsPath = "../../../shared/data/cwl-vectors/public.json"
+const vectorsPath = "../../testdata/shared/cwl-vectors/public.json"
 
 func loadVectors(t testing.TB) *vectors.File {
 	t.Helper()

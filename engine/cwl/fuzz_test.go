@@ -19,7 +19,7 @@ func FuzzReplayHistory(f *testing.F) {
 		f.Add(v.HistoryJSON(), uint16(300))
 	}
 	for _, name := range []string{"agent-sessions__pi-v3-small.jsonl", "pi-cwl__assistant-message-with-thinking-code.json"} {
-		raw, err := os.ReadFile("../../../shared/data/sessions/pi/" + name)
+		raw, err := os.ReadFile("../../testdata/shared/sessions/pi/" + name)
 		if err != nil {
 			f.Fatal(err)
 		}

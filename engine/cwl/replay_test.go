@@ -150,7 +150,7 @@ func TestPiFastMatchesExact(t *testing.T) {
 		rs = append(rs, r)
 	}
 	for _, f := range []string{"pi-cwl__large-session.jsonl", "pi-cwl__before-compaction.jsonl"} {
-		rs = append(rs, prepareFile(t, "../../../shared/data/sessions/pi/"+f, Inferred))
+		rs = append(rs, prepareFile(t, "../../testdata/shared/sessions/pi/"+f, Inferred))
 	}
 	for i, r := range rs {
 		for _, budget := range []int{0, 300, 20000, 300, 5000} { // reruns reuse the cached orders
@@ -187,7 +187,7 @@ func prepareFile(t testing.TB, path string, mode EpisodeMode) *Replayer {
 // run before wrote, is the one Run makes, for every policy and for
 // budgets that evict much, then little, then much again.
 func TestRunWithMatchesRun(t *testing.T) {
-	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl", Inferred)
+	r := prepareFile(t, "../../testdata/shared/sessions/pi/pi-cwl__large-session.jsonl", Inferred)
 	for _, policy := range Policies {
 		for _, budget := range []int{5000, 60000, 0, 8000, 300} {
 			o := RunOptions{Policy: policy, Budget: budget}
@@ -214,7 +214,7 @@ func TestRunWithMatchesRun(t *testing.T) {
 // over budgets that leave requests over budget and budgets that do not;
 // and the full run has blockers to leave out.
 func TestLeanRunLeavesOutOnlyTheExplanations(t *testing.T) {
-	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl", Inferred)
+	r := prepareFile(t, "../../testdata/shared/sessions/pi/pi-cwl__large-session.jsonl", Inferred)
 	blockers := 0
 	for _, budget := range []int{300, 5000, 60000, 0} {
 		full, err := r.Run(RunOptions{Policy: PolicyPaper, Budget: budget})
@@ -250,7 +250,7 @@ func TestLeanRunLeavesOutOnlyTheExplanations(t *testing.T) {
 // split run after an unsplit one (which leaves the categories'
 // accounting stale) splits as the first did.
 func TestUnsplitRunLeavesOutOnlyTheSplit(t *testing.T) {
-	r := prepareFile(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
+	r := prepareFile(t, "../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl", Inferred)
 	scales, _ := r.Calibrate()
 	for _, calibration := range [][]Scale{nil, scales} {
 		for _, policy := range Policies {

@@ -109,7 +109,7 @@ func TestInspectingCommandsExplore(t *testing.T) {
 func TestInferredTitlesOnRealSessions(t *testing.T) {
 	for _, f := range []string{"pi/pi-cwl__large-session.jsonl", "claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl",
 		"swe-agent/swe-agent__gpt4-default__pydicom-1458.traj"} {
-		s, err := ingest.ReadFile("../../../shared/data/sessions/" + f)
+		s, err := ingest.ReadFile("../../testdata/shared/sessions/" + f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 // prepared on its own. Under the race detector (make test) it also
 // checks that runs only read what the twins share.
 func TestTwinRunsBesideItsReplayer(t *testing.T) {
-	const file = "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl"
+	const file = "../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl"
 	r, alone := prepareFile(t, file, Inferred), prepareFile(t, file, Inferred)
 	twin := r.Twin()
 	asJSON := func(v any, err error) string {

@@ -109,7 +109,7 @@ func TestGraph(t *testing.T) {
 // every episode is marked inferred, acts depend only on earlier expls, and
 // episodes do not overlap.
 func TestInferredEpisodes(t *testing.T) {
-	s, err := ingest.ReadFile("../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl")
+	s, err := ingest.ReadFile("../../testdata/shared/sessions/pi/pi-cwl__large-session.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func paperScaleSession(b *testing.B) *Replay {
 // other lines copies times over, and prepares the result with p.
 func concatenated(b *testing.B, name string, copies int, p Params) *Replay {
 	b.Helper()
-	raw, err := os.ReadFile("../../../shared/data/sessions/pi/" + name)
+	raw, err := os.ReadFile("../../testdata/shared/sessions/pi/" + name)
 	if err != nil {
 		b.Fatal(err)
 	}

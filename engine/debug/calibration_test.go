@@ -75,7 +75,7 @@ func TestCalibratedTimelineOfASubagent(t *testing.T) {
 // TestCalibratedNeedsUsage: a thread without usage replays with the
 // estimator by default, and refuses the calibrated counter.
 func TestCalibratedNeedsUsage(t *testing.T) {
-	s := readSession(t, "../../../shared/data/sessions/swe-agent/swe-agent__fc-replace-from-source__marshmallow-1867.traj")
+	s := readSession(t, "../../testdata/shared/sessions/swe-agent/swe-agent__fc-replace-from-source__marshmallow-1867.traj")
 	r, err := New(context.Background(), s, Params{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestCalibratedNeedsUsage(t *testing.T) {
 // among them; only a positive overhead is an unlogged part.
 func TestProviderLineAddsUp(t *testing.T) {
 	p := Params{Episodes: "inferred", Policy: cwl.PolicyPaper, Budget: 60_000}
-	r, err := New(context.Background(), readSession(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl"), p, nil)
+	r, err := New(context.Background(), readSession(t, "../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl"), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

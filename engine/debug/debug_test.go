@@ -16,7 +16,7 @@ import (
 	"ctxscope/engine/session"
 )
 
-const claudeSession = "../../../shared/data/sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+const claudeSession = "../../testdata/shared/sessions/claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
 
 func readSession(t *testing.T, path string) *session.Session {
 	t.Helper()

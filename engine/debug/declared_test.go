@@ -16,7 +16,7 @@ import (
 // any, so the demo sessions, which do, are checked too: the check is not
 // vacuous.
 func TestDeclaresEpisodesNeverMissesOne(t *testing.T) {
-	files, err := filepath.Glob("../../../shared/data/sessions/*/*")
+	files, err := filepath.Glob("../../testdata/shared/sessions/*/*")
 	if err != nil || len(files) < 10 {
 		t.Fatalf("%d shared sessions: %v", len(files), err)
 	}

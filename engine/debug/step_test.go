@@ -11,7 +11,7 @@ import (
 // kept input, its evictions and its restorations (pi-cwl restores
 // episodes a later request reads again), and its requests over budget.
 func TestStepMatchesTimeline(t *testing.T) {
-	s := readSession(t, "../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl")
+	s := readSession(t, "../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl")
 	p := Params{Policy: "pi-cwl", Budget: 20000, Counter: "estimate", Episodes: "inferred"}
 	r, err := New(context.Background(), s, p, nil)
 	if err != nil {

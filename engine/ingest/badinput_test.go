@@ -20,7 +20,7 @@ func readCorpus(t testing.TB, rel string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dataDir, rel))
 	if err != nil {
-		t.Skipf("corpus file not available: %v", err)
+		t.Fatalf("corpus file missing (testdata/shared/sessions): %v", err)
 	}
 	return data
 }

@@ -78,7 +78,7 @@ func TestIndependentCounts(t *testing.T) {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			ss, err := ingest.ReadFileAll(filepath.Join(dataDir, tc.file))
 			if err != nil {
-				t.Skipf("corpus file not available: %v", err)
+				t.Fatalf("corpus file missing (testdata/shared/sessions): %v", err)
 			}
 			sum := summarize(ss)
 			if sum.Sessions != tc.sessions || sum.ToolCalls != tc.calls || sum.ToolResults != tc.results || sum.Unanswered != tc.noRes {
@@ -97,7 +97,7 @@ func TestIndependentCounts(t *testing.T) {
 func TestInspectAttachmentsResolved(t *testing.T) {
 	s, err := ingest.ReadFile(filepath.Join(dataDir, "inspect-ai/inspect__2025-05-12T20-27-36-04-00_browser.json"))
 	if err != nil {
-		t.Skipf("corpus file not available: %v", err)
+		t.Fatalf("corpus file missing (testdata/shared/sessions): %v", err)
 	}
 	for _, e := range s.Main().Entries {
 		for _, b := range e.Message.Blocks {
@@ -117,7 +117,7 @@ func TestInspectAttachmentsResolved(t *testing.T) {
 func TestReadSeveralSessions(t *testing.T) {
 	s, err := ingest.ReadFile(filepath.Join(dataDir, "openhands/openhands__multi_swe_bench-example-output.jsonl"))
 	if err != nil {
-		t.Skipf("corpus file not available: %v", err)
+		t.Fatalf("corpus file missing (testdata/shared/sessions): %v", err)
 	}
 	if len(s.Diagnostics) != 1 || !strings.Contains(s.Diagnostics[0].Message, "3 sessions") {
 		t.Errorf("diagnostics %v, want one naming 3 sessions", s.Diagnostics)

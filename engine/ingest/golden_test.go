@@ -17,7 +17,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // dataDir is the shared corpus of real session files, beside the repository.
-const dataDir = "../../../shared/data/sessions"
+const dataDir = "../../testdata/shared/sessions"
 
 // summary is what a golden file records about one source file: counts an
 // independent reader of the format can check.
@@ -134,7 +134,7 @@ func corpus(t testing.TB) []string {
 		return nil
 	})
 	if err != nil {
-		t.Skipf("shared corpus not available: %v", err)
+		t.Fatalf("the shared corpus is missing (testdata/shared/sessions): %v", err)
 	}
 	sort.Strings(files)
 	return files

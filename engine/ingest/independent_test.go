@@ -264,7 +264,7 @@ func TestIndependentReaders(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			if _, err := os.Stat(tc.path); err != nil {
-				t.Skipf("not available: %v", err)
+				t.Fatalf("missing (testdata/shared/sessions): %v", err)
 			}
 			want := tc.read(t, tc.path)
 			ss, err := ingest.ReadFileAll(tc.path)

@@ -14,7 +14,7 @@ import (
 	"ctxscope/engine/memory/locomo"
 )
 
-const data = "../../../shared/data/"
+const data = "../../testdata/shared/"
 
 func glove(t *testing.T) *embed.SIF {
 	t.Helper()

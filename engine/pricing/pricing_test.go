@@ -152,9 +152,9 @@ func TestConstraints(t *testing.T) {
 // claude-opus-4-5 from the catalog: the total matches the $42.60 pi
 // recorded for the same responses.
 func TestRecordedCostOfAPiSession(t *testing.T) {
-	s, err := ingest.ReadFile("../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl")
+	s, err := ingest.ReadFile("../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl")
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		t.Fatalf("corpus file missing (testdata/shared/sessions): %v", err)
 	}
 	c := catalog(t)
 	var recorded, priced float64

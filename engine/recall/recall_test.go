@@ -13,7 +13,7 @@ import (
 	"ctxscope/search/lexical"
 )
 
-const sessions = "../../../shared/data/sessions/"
+const sessions = "../../testdata/shared/sessions/"
 
 // prepare reads a shared session and prepares its main thread with
 // declared episodes, or inferred ones when it declares none.

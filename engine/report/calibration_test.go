@@ -15,7 +15,7 @@ import (
 // reported input, per file (the figures per file are in docs/BENCHMARKS.md
 // via BenchmarkCalibration).
 func TestCalibrationOnRealSessions(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/data/sessions/*/*")
+	files, _ := filepath.Glob("../../testdata/shared/sessions/*/*")
 	samples, _ := filepath.Glob("../ingest/*/testdata/samples/*")
 	scored := 0
 	for _, path := range append(files, samples...) {
@@ -53,7 +53,7 @@ func TestCalibrationOnRealSessions(t *testing.T) {
 // session that records usage and reports its errors, so that make bench
 // writes the figures per file into docs/BENCHMARKS.md.
 func BenchmarkCalibration(b *testing.B) {
-	files, _ := filepath.Glob("../../../shared/data/sessions/*/*")
+	files, _ := filepath.Glob("../../testdata/shared/sessions/*/*")
 	for _, path := range files {
 		ss, err := ingest.ReadFileAll(path)
 		if err != nil || len(ss) != 1 {

@@ -20,7 +20,7 @@ func Example() {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	path := filepath.Join("../../../shared/data/sessions/pi/agent-sessions__pi-v3-small.jsonl")
+	path := filepath.Join("../../testdata/shared/sessions/pi/agent-sessions__pi-v3-small.jsonl")
 	for i := 0; i < 2; i++ {
 		res, err := s.ImportFile(ctx, path)
 		if err != nil {

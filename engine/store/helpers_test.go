@@ -14,7 +14,7 @@ import (
 )
 
 // sharedData is the shared data directory, read in place.
-const sharedData = "../../../shared/data"
+const sharedData = "../../testdata/shared"
 
 // sharedSessions returns every file under the shared sessions directory
 // whose format an importer of this build recognises; the others are

@@ -13,7 +13,7 @@ import (
 // the number of content bytes they hold.
 func benchMessages(b *testing.B) ([]*session.Message, int64) {
 	b.Helper()
-	f, err := os.Open("../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl")
+	f, err := os.Open("../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl")
 	if err != nil {
 		b.Fatal(err)
 	}

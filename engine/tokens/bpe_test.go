@@ -166,7 +166,7 @@ func TestMergeStrategiesAgree(t *testing.T) {
 // thinking, tool arguments and results), each as the counters see it.
 func sharedTexts(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob("../../../shared/data/sessions/*/*")
+	files, err := filepath.Glob("../../testdata/shared/sessions/*/*")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no shared sessions: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 // public vector: an exact, independent check of UTF-16 counting, per-message
 // rounding and JSON.stringify of tool arguments.
 func TestEstimatorMatchesConformanceVectors(t *testing.T) {
-	data, err := os.ReadFile("../../../shared/data/cwl-vectors/public.json")
+	data, err := os.ReadFile("../../testdata/shared/cwl-vectors/public.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestEstimatorMatchesConformanceVectors(t *testing.T) {
 // the large pi session (cwl-reference.md §3.2): 124,661, of which user
 // 3,157, assistant 56,891 and toolResult 64,613.
 func TestEstimatorOnLargeSession(t *testing.T) {
-	f, err := os.Open("../../../shared/data/sessions/pi/pi-cwl__large-session.jsonl")
+	f, err := os.Open("../../testdata/shared/sessions/pi/pi-cwl__large-session.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, '../..');
-export const shared = resolve(repo, '../shared/data');
+export const shared = resolve(repo, 'testdata/shared');
 export const bin = process.env.CTXSCOPE_BIN ?? join(repo, 'build/bin/ctxscope');
 export const artifacts = process.env.CTXSCOPE_ARTIFACTS ?? join(repo, 'artifacts');
 

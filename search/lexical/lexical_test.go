@@ -8,7 +8,7 @@ import (
 )
 
 func TestSearchLoCoMo(t *testing.T) {
-	convs, err := locomo.ReadFile("../../../shared/data/locomo/locomo10.json")
+	convs, err := locomo.ReadFile("../../testdata/shared/locomo/locomo10.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"ctxscope/engine/session"
 )
 
-const vectorsPath = "../../../../shared/data/cwl-vectors/public.json"
+const vectorsPath = "../../../testdata/shared/cwl-vectors/public.json"
 
 func vector(t *testing.T, id string) []*session.Message {
 	t.Helper()

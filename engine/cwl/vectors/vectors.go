@@ -1,5 +1,5 @@
 // Package vectors loads the CWL conformance vectors
-// (../shared/data/cwl-vectors/public.json) for tests.
+// (testdata/shared/cwl-vectors/public.json) for tests.
 package vectors
 
 import (

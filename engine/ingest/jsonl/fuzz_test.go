@@ -13,7 +13,7 @@ import (
 // no panic, offsets that only grow and stay within the input, and lines
 // that are the input's own lines.
 func FuzzReader(f *testing.F) {
-	files, _ := filepath.Glob("../../../../shared/data/sessions/*/*.jsonl")
+	files, _ := filepath.Glob("../../../testdata/shared/sessions/*/*.jsonl")
 	for _, p := range files {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data[:min(len(data), 8<<10)], 200)

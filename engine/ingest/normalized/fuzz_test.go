@@ -14,7 +14,7 @@ import (
 func FuzzNormalizedImport(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(fuzzcheck.Corpus, "pi", "*.jsonl"))
 	for _, path := range files {
-		s, err := pi.Importer{}.Import(openOrSkip(f, path), path)
+		s, err := pi.Importer{}.Import(openSeed(f, path), path)
 		if err != nil {
 			continue
 		}

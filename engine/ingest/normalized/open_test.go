@@ -7,10 +7,12 @@ import (
 	"testing"
 )
 
-func openOrSkip(f *testing.F, path string) io.Reader {
+// openSeed opens a seed file of the shared corpus, failing the fuzz test
+// when it is missing.
+func openSeed(f *testing.F, path string) io.Reader {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		f.Skip(err)
+		f.Fatalf("a seed of the shared corpus is missing (testdata/shared/sessions): %v", err)
 	}
 	return bytes.NewReader(data)
 }

@@ -10,7 +10,7 @@ import (
 	"ctxscope/engine/ingest/jsonl"
 )
 
-const benchFile = "../../../../shared/data/sessions/pi/pi-cwl__before-compaction.jsonl"
+const benchFile = "../../../testdata/shared/sessions/pi/pi-cwl__before-compaction.jsonl"
 
 func benchData(b *testing.B) []byte {
 	b.Helper()

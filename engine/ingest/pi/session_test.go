@@ -9,7 +9,7 @@ import (
 	"ctxscope/engine/session"
 )
 
-const sessions = "../../../../shared/data/sessions/pi/"
+const sessions = "../../../testdata/shared/sessions/pi/"
 
 func importFile(t *testing.T, name string) *session.Session {
 	t.Helper()

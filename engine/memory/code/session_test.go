@@ -13,7 +13,7 @@ import (
 	"ctxscope/engine/session"
 )
 
-const sessions = "../../../../shared/data/sessions/"
+const sessions = "../../../testdata/shared/sessions/"
 
 // sharedSessions are the real sessions the issue names, one per format
 // with tool use.

@@ -27,7 +27,7 @@ func TestRetrievalWithAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	convs, err := locomo.ReadFile("../../../../shared/data/locomo/locomo10.json")
+	convs, err := locomo.ReadFile("../../../testdata/shared/locomo/locomo10.json")
 	if err != nil {
 		t.Fatal(err)
 	}

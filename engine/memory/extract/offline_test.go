@@ -52,7 +52,7 @@ func TestOfflineLoCoMo(t *testing.T) {
 
 // FuzzExtract runs the extractor on mutations of real turns.
 func FuzzExtract(f *testing.F) {
-	convs, err := locomo.ReadFile("../../../../shared/data/locomo/locomo10.json")
+	convs, err := locomo.ReadFile("../../../testdata/shared/locomo/locomo10.json")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -74,9 +74,9 @@ func TestTaggedTypesEntities(t *testing.T) {
 // change to the extractor that changes the draw fails here until the new
 // draw is judged. At least 80 must be facts and at most 5 junk.
 func TestJudgedSample(t *testing.T) {
-	convs, err := locomo.ReadFile("../../../../shared/data/locomo/locomo10.json")
+	convs, err := locomo.ReadFile("../../../testdata/shared/locomo/locomo10.json")
 	if err != nil {
-		t.Skipf("LoCoMo not available: %v", err)
+		t.Fatalf("LoCoMo is missing (testdata/shared/locomo): %v", err)
 	}
 	raw, err := os.ReadFile("testdata/judged.json")
 	if err != nil {

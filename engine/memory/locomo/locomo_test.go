@@ -9,7 +9,7 @@ import (
 
 // dataPath is locomo10.json, read in place from the shared data beside the
 // repository.
-const dataPath = "../../../../shared/data/locomo/locomo10.json"
+const dataPath = "../../../testdata/shared/locomo/locomo10.json"
 
 func load(t testing.TB) []*Conversation {
 	t.Helper()

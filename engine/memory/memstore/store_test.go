@@ -18,7 +18,7 @@ import (
 	wstore "ctxscope/engine/store"
 )
 
-const data = "../../../../shared/data"
+const data = "../../../testdata/shared"
 
 var (
 	convsOnce sync.Once

@@ -11,7 +11,7 @@ import (
 	"ctxscope/engine/memory/locomo"
 )
 
-const dir = "../../../../shared/data/memweaver-kg/"
+const dir = "../../../testdata/shared/memweaver-kg/"
 
 type stats struct {
 	Sample      int            `json:"sample"`
@@ -38,7 +38,7 @@ func TestImportReproducesExportStats(t *testing.T) {
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatal(err)
 	}
-	convs, err := locomo.ReadFile("../../../../shared/data/locomo/locomo10.json")
+	convs, err := locomo.ReadFile("../../../testdata/shared/locomo/locomo10.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestImportReproducesExportStats(t *testing.T) {
 }
 
 func TestImportKeepsProvenance(t *testing.T) {
-	convs, _ := locomo.ReadFile("../../../../shared/data/locomo/locomo10.json")
+	convs, _ := locomo.ReadFile("../../../testdata/shared/locomo/locomo10.json")
 	m, _, err := Load(dir+"kg_sample_0.json", dir+"clusters_sample_0.json", convs[0].Passages())
 	if err != nil {
 		t.Fatal(err)

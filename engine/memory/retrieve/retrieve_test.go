@@ -34,7 +34,7 @@ func index(t *testing.T) (*Index, *locomo.Conversation) {
 	p := embedtest.Path(t)
 	fixture.once.Do(func() {
 		var convs []*locomo.Conversation
-		if convs, fixture.err = locomo.ReadFile("../../../../shared/data/locomo/locomo10.json"); fixture.err != nil {
+		if convs, fixture.err = locomo.ReadFile("../../../testdata/shared/locomo/locomo10.json"); fixture.err != nil {
 			return
 		}
 		fixture.conv = convs[0]
@@ -181,7 +181,7 @@ func TestStructuralNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const dir = "../../../../shared/data/memweaver-kg/"
+	const dir = "../../../testdata/shared/memweaver-kg/"
 	m, _, err := mwimport.Load(dir+"kg_sample_0.json", dir+"clusters_sample_0.json", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 
 // Corpus is the shared corpus of real session files, seen from a package
 // directory under engine/ingest.
-const Corpus = "../../../../shared/data/sessions"
+const Corpus = "../../../testdata/shared/sessions"
 
 // seedSize bounds a seed: the head of a big file keeps fuzzing fast and
 // still exercises the format, and cutting it exercises truncation.
@@ -25,7 +25,11 @@ const seedSize = 16 << 10
 // Seed adds the head of every file in the corpus sub-directory dir (for
 // example "pi") and in the package's own testdata/samples as a seed, and
 // the whole file too when it is small.
+// A missing corpus fails the test rather than fuzzing without its seeds.
 func Seed(f *testing.F, dir string) {
+	if _, err := os.Stat(Corpus); err != nil {
+		f.Fatalf("the shared corpus is missing (testdata/shared/sessions): %v", err)
+	}
 	files, _ := filepath.Glob(filepath.Join(Corpus, dir, "*"))
 	own, _ := filepath.Glob(filepath.Join("testdata", "samples", "*"))
 	files = append(files, own...)

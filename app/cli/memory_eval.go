@@ -53,7 +53,8 @@ func runMemoryEval(env *Env, args []string) error {
 	kgDir := fs.String("kg-dir", "", "directory of kg_sample_N.json and clusters_sample_N.json (default: memweaver-kg beside the LoCoMo file's directory)")
 	tuneOn := fs.String("tune-on", "0-4", "conversations the knobs were chosen on (reported as their own split)")
 	reportOn := fs.String("report-on", "5-9", "held-out conversations the headline is reported on")
-	budgets := fs.String("budgets", "500,1000,2000", "context budgets in tokens, comma-separated")
+	budgets := fs.String("budgets", "100,250,500,1000", "context budgets in tokens, comma-separated")
+	ablate := fs.Bool("ablations", true, "also score the memory with each of its parts off, at the largest budget")
 	compat := fs.Bool("compat", false, "also score the released code's fixed-budget retrieval (a diagnostic row)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	kf := addKnobFlags(fs)
@@ -97,7 +98,7 @@ func runMemoryEval(env *Env, args []string) error {
 	for n, i := range all {
 		chosen[n] = convs[i]
 	}
-	suite := eval.Suite{Budgets: bs, Config: knobs.Retrieval, Window: knobs.Window, Lexical: lexical.Build, Emb: emb, Compat: *compat, Baseline: true}
+	suite := eval.Suite{Budgets: bs, Config: knobs.Retrieval, Window: knobs.Window, Lexical: lexical.Build, Emb: emb, Compat: *compat, Baseline: true, Strong: true, Ablations: *ablate}
 	rows, err := suite.Run(context.Background(), chosen, mems)
 	if err != nil {
 		return err
@@ -120,30 +121,53 @@ func runMemoryEval(env *Env, args []string) error {
 }
 
 // summarizeSplit summarises every row over the conversations idx and
-// compares each memory row with the baseline of its budget.
+// compares, in strict recall and in answer coverage, each memory row with
+// the baselines of its budget, and each ablation with the memory.
 func summarizeSplit(name string, idx []int, convs []*locomo.Conversation, rows []eval.Row) (evalSplit, error) {
 	samples := map[string]bool{}
 	for _, i := range idx {
 		samples[convs[i].ID] = true
 	}
 	sp := evalSplit{Name: name, Samples: idx}
-	base := map[int][]eval.Question{}
+	byKind := map[string]map[int][]eval.Question{}
 	for _, r := range rows {
 		qs := r.Of(samples)
 		sp.Rows = append(sp.Rows, evalRow{Name: r.Name, Kind: r.Kind, Budget: r.Budget, Summary: eval.Summarize(qs)})
-		if r.Kind == eval.BaselineName {
-			base[r.Budget] = qs
+		if byKind[r.Kind] == nil {
+			byKind[r.Kind] = map[int][]eval.Question{}
+		}
+		if r.Kind != "ablation" {
+			byKind[r.Kind][r.Budget] = qs
 		}
 	}
-	for _, r := range rows {
-		if r.Kind != "memory" {
-			continue
+	compare := func(of, against string, a, b []eval.Question, budget int) error {
+		if b == nil {
+			return nil
 		}
-		c, err := eval.Compare(r.Budget, r.Of(samples), base[r.Budget])
+		for _, metric := range []string{"strict", "coverage"} {
+			c, err := eval.CompareBy(budget, a, b, metric)
+			if err != nil {
+				return err
+			}
+			c.Of, c.Against = of, against
+			sp.Comparisons = append(sp.Comparisons, c)
+		}
+		return nil
+	}
+	for _, r := range rows {
+		mem := byKind["memory"][r.Budget]
+		var err error
+		switch r.Kind {
+		case "memory":
+			if err = compare("memory", eval.StrongName, mem, byKind[eval.StrongName][r.Budget], r.Budget); err == nil {
+				err = compare("memory", eval.BaselineName, mem, byKind[eval.BaselineName][r.Budget], r.Budget)
+			}
+		case "ablation":
+			err = compare("memory, "+r.Ablation, "memory", r.Of(samples), mem, r.Budget)
+		}
 		if err != nil {
 			return sp, err
 		}
-		sp.Comparisons = append(sp.Comparisons, c)
 	}
 	return sp, nil
 }
@@ -224,21 +248,24 @@ func evalMemories(env *Env, source, path, kgDir string, convs []*locomo.Conversa
 func printEval(w io.Writer, rep *evalReport) {
 	fmt.Fprintf(w, "LoCoMo evidence recall, memory source: %s\n", rep.Source)
 	fmt.Fprintln(w, "strict: a gold turn counts only when its text is in the rendered context; provenance: also when a triple or item drawn from it is (a diagnostic).")
+	fmt.Fprintln(w, "coverage: the share of the gold answer's content words (stemmed, stop words out) in the context; span: short answers (≤4 words) held whole.")
+	fmt.Fprintf(w, "%s: the memory's own turn retriever (window, speaker boost, dense fusion) with the graph and experiences off.\n", eval.StrongName)
 	for _, sp := range rep.Splits {
 		fmt.Fprintf(w, "\n%s: conversations %v\n", sp.Name, sp.Samples)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "row\tmulti-hop\ttemporal\topen-dom.\tsingle-hop\tstrict 1-4\tall found\tprovenance\ttokens\tcpu p95 ms\t")
+		fmt.Fprintln(tw, "row\tmulti-hop\ttemporal\topen-dom.\tsingle-hop\tstrict 1-4\tall found\tprovenance\tcoverage\tspan\ttokens\tcpu p95 ms\t")
 		for _, r := range sp.Rows {
 			s := r.Summary
 			fmt.Fprintf(tw, "%s\t", r.Name)
 			for c := 1; c <= 4; c++ {
 				fmt.Fprintf(tw, "%.3f\t", s.ByCategory[c].Strict)
 			}
-			fmt.Fprintf(tw, "%.3f\t%.3f\t%.3f\t%.0f\t%.2f\t\n", s.Overall.Strict, s.Overall.StrictAll, s.Overall.Recall, s.Overall.Tokens, s.CPU95ms)
+			fmt.Fprintf(tw, "%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.0f\t%.2f\t\n", s.Overall.Strict, s.Overall.StrictAll, s.Overall.Recall,
+				s.Overall.Coverage, s.Overall.Span, s.Overall.Tokens, s.CPU95ms)
 		}
 		tw.Flush()
 		for _, c := range sp.Comparisons {
-			fmt.Fprintf(w, "memory − %s at %d tokens: overall %s", eval.BaselineName, c.Budget, interval(c.Overall))
+			fmt.Fprintf(w, "%s − %s at %d tokens, %s: overall %s", c.Of, c.Against, c.Budget, c.Metric, interval(c.Overall))
 			for cat := 1; cat <= 4; cat++ {
 				fmt.Fprintf(w, "; %s %s", locomo.CategoryName(cat), interval(c.ByCategory[cat]))
 			}

@@ -56,11 +56,12 @@ func TestMemoryCommands(t *testing.T) {
 				Kind    string
 				Budget  int
 				Summary struct {
-					Overall struct{ Strict, Recall float64 }
+					Overall struct{ Strict, Recall, Coverage float64 }
 				}
 			}
 			Comparisons []struct {
-				Overall struct{ Mean, Low, High float64 }
+				Of, Against, Metric string
+				Overall             struct{ Mean, Low, High float64 }
 			}
 		}
 	}
@@ -68,14 +69,24 @@ func TestMemoryCommands(t *testing.T) {
 		t.Fatalf("eval json: %v\n%s", err, out)
 	}
 	held := rep.Splits[0]
-	if !strings.HasPrefix(held.Name, "held out") || len(held.Rows) != 2 || held.Rows[1].Kind != "bm25-packed" || len(held.Comparisons) != 1 {
+	var kinds []string
+	for _, r := range held.Rows {
+		kinds = append(kinds, r.Kind)
+	}
+	// The memory, the two baselines, and five ablations; each compared
+	// in strict recall and in answer coverage.
+	if !strings.HasPrefix(held.Name, "held out") || strings.Join(kinds, " ") != "memory passages-strong bm25-packed ablation ablation ablation ablation ablation" ||
+		len(held.Comparisons) != 14 {
 		t.Fatalf("held-out split %+v", held)
 	}
-	if m := held.Rows[0].Summary.Overall; m.Strict <= 0 || m.Strict > m.Recall+1e-9 {
-		t.Errorf("strict %v must be positive and at most the provenance coverage %v", m.Strict, m.Recall)
+	if m := held.Rows[0].Summary.Overall; m.Strict <= 0 || m.Strict > m.Recall+1e-9 || m.Coverage <= 0 || m.Coverage > 1 {
+		t.Errorf("strict %v must be positive and at most the provenance coverage %v; answer coverage %v in (0, 1]", m.Strict, m.Recall, m.Coverage)
 	}
-	if c := held.Comparisons[0].Overall; c.Low > c.Mean || c.Mean > c.High {
-		t.Errorf("interval %+v", c)
+	if c := held.Comparisons[0]; c.Of != "memory" || c.Against != "passages-strong" || c.Metric != "strict" || c.Overall.Low > c.Overall.Mean || c.Overall.Mean > c.Overall.High {
+		t.Errorf("first comparison %+v", c)
+	}
+	if c := held.Comparisons[len(held.Comparisons)-1]; c.Of != "memory, neighbour window off" || c.Against != "memory" || c.Metric != "coverage" {
+		t.Errorf("last comparison %+v", c)
 	}
 	kg := "../../testdata/shared/memweaver-kg/"
 	out, errs, code = runCLI(t, ws, "memory", "import-kg", kg+"kg_sample_1.json", kg+"clusters_sample_1.json", "--locomo", locomoPath, "--sample", "1")

@@ -35,6 +35,13 @@ type Question struct {
 	// coverage diagnostic.
 	Strict      float64 `json:"strict"`
 	StrictFound int     `json:"strictFound"`
+	// Coverage is the share of the gold answer's content words the
+	// context holds, CoverageWords how many it has (0: none, and the
+	// question counts in no coverage mean); Span, for a short answer,
+	// whether the context holds it whole (see ScoreCoverage).
+	Coverage      float64 `json:"coverage"`
+	CoverageWords int     `json:"coverageWords"`
+	Span          *bool   `json:"span,omitempty"`
 	// Answer scores, when a model answered.
 	Answer     string  `json:"answer,omitempty"`
 	Reference  string  `json:"reference,omitempty"`
@@ -91,6 +98,13 @@ type Stats struct {
 	// StrictAll is the share of questions with every evidence turn in
 	// the context.
 	StrictAll float64 `json:"strictAll"`
+	// Coverage is the mean answer coverage of the questions whose answer
+	// has a content word (CoverageN of them), Span the share of short
+	// answers held whole (of SpanN); see ScoreCoverage.
+	Coverage  float64 `json:"coverage"`
+	CoverageN int     `json:"coverageN"`
+	Span      float64 `json:"span"`
+	SpanN     int     `json:"spanN"`
 	F1        float64 `json:"f1,omitempty"`
 	BLEU1     float64 `json:"bleu1,omitempty"`
 	Official  float64 `json:"officialF1,omitempty"`
@@ -157,6 +171,22 @@ func mean(qs []Question) Stats {
 		st.F1 += q.F1
 		st.BLEU1 += q.BLEU1
 		st.Official += q.OfficialF1
+		if q.CoverageWords > 0 {
+			st.Coverage += q.Coverage
+			st.CoverageN++
+		}
+		if q.Span != nil {
+			st.SpanN++
+			if *q.Span {
+				st.Span++
+			}
+		}
+	}
+	if st.CoverageN > 0 {
+		st.Coverage /= float64(st.CoverageN)
+	}
+	if st.SpanN > 0 {
+		st.Span /= float64(st.SpanN)
 	}
 	if n := float64(len(qs)); n > 0 {
 		st.Recall /= n

@@ -41,6 +41,7 @@ func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index
 		q.Tokens = res.Tokens
 		q.Score(res.Turns)
 		q.ScoreStrict(res.Context, text)
+		q.ScoreCoverage(res.Context, qa.Answer)
 		var shown []string
 		for _, it := range res.Items {
 			if it.Kind == "passage" {
@@ -156,6 +157,7 @@ func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []i
 			}
 		}
 		q.ScoreStrict(ctx, text)
+		q.ScoreCoverage(ctx, qa.Answer)
 		q.Score(ids)
 		q.ScorePassages(ids)
 		out = append(out, q)

@@ -26,19 +26,27 @@ type Suite struct {
 	Compat bool
 	// Baseline adds the bm25-packed row at each budget.
 	Baseline bool
+	// Strong adds the passages-strong row at each budget: the memory's
+	// own turn retriever (its window, speaker boost and dense fusion)
+	// with the graph and the experience layer off, the strongest simple
+	// baseline.
+	Strong bool
+	// Ablations adds, at the largest budget, the memory with each of its
+	// parts off in turn (see Ablations).
+	Ablations bool
 	// Indexes, when not nil, keeps the indexes Run builds, by
 	// conversation and window, for later runs (a tuning's).
 	Indexes map[string]*retrieve.Index
 }
 
-// index returns the memory index of conversation id with the suite's
-// window, building it unless the suite keeps it already.
-func (s Suite) index(ctx context.Context, id string, m *memory.Memory) (*retrieve.Index, error) {
-	key := fmt.Sprintf("%s/%d", id, s.Window)
+// index returns the memory index of conversation id with window, building
+// it unless the suite keeps it already.
+func (s Suite) index(ctx context.Context, id string, m *memory.Memory, window int) (*retrieve.Index, error) {
+	key := fmt.Sprintf("%s/%d", id, window)
 	if x, ok := s.Indexes[key]; ok {
 		return x, nil
 	}
-	x, err := retrieve.New(ctx, m, s.Emb, retrieve.Options{Lexical: s.Lexical, Window: s.Window})
+	x, err := retrieve.New(ctx, m, s.Emb, retrieve.Options{Lexical: s.Lexical, Window: window})
 	if err == nil && s.Indexes != nil {
 		s.Indexes[key] = x
 	}
@@ -48,8 +56,10 @@ func (s Suite) index(ctx context.Context, id string, m *memory.Memory) (*retriev
 // Row is one configuration's results over the conversations evaluated.
 type Row struct {
 	Name   string `json:"name"`
-	Kind   string `json:"kind"` // "memory", "bm25-packed" or "released"
+	Kind   string `json:"kind"` // "memory", "bm25-packed", "passages-strong", "ablation" or "released"
 	Budget int    `json:"budget,omitempty"`
+	// Ablation is the part an ablation row turns off.
+	Ablation string `json:"ablation,omitempty"`
 	// Results are in conversation order, and within a conversation in
 	// question order, so that rows pair question by question.
 	Results []Question `json:"-"`
@@ -58,20 +68,67 @@ type Row struct {
 // BaselineName is the name of the baseline rows.
 const BaselineName = "bm25-packed"
 
+// StrongName is the name of the passages-strong rows.
+const StrongName = "passages-strong"
+
+// Ablation is the memory with one of its parts off: a change to its
+// retrieval knobs, or to its index's window.
+type Ablation struct {
+	Name   string
+	Off    func(*retrieve.Config)
+	Window bool // the neighbour window off (each turn indexed alone)
+}
+
+// Ablations are the parts of the memory an ablation turns off, one at a
+// time.
+var Ablations = []Ablation{
+	{Name: "graph off", Off: graphOff},
+	{Name: "experiences off", Off: experiencesOff},
+	{Name: "speaker boost off", Off: func(c *retrieve.Config) { c.SpeakerBoost = 0 }},
+	{Name: "dense off (BM25 only)", Off: func(c *retrieve.Config) { c.LexicalWeight = 1 }},
+	{Name: "neighbour window off", Window: true},
+}
+
+// graphOff turns the knowledge graph's part off: no triples, and none
+// routing to their passages.
+func graphOff(c *retrieve.Config) { c.SeedTriples, c.TopTriples, c.GraphBoost = 0, 0, 0 }
+
+// experiencesOff turns the experience layer's part off.
+func experiencesOff(c *retrieve.Config) {
+	c.Experiences, c.ExperienceBoost, c.GlobalExperiences = 0, 0, false
+}
+
+// strong is cfg as the passages-strong baseline runs it.
+func strong(cfg retrieve.Config) retrieve.Config {
+	graphOff(&cfg)
+	experiencesOff(&cfg)
+	return cfg
+}
+
 // Run scores every row on convs, whose memories are mems.
 func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*memory.Memory) ([]Row, error) {
 	var rows []Row
 	if s.Compat {
 		rows = append(rows, Row{Name: "released (dense only)", Kind: "released"})
 	}
+	largest := 0
 	for _, b := range s.Budgets {
 		rows = append(rows, Row{Name: fmt.Sprintf("memory ≤%d", b), Kind: "memory", Budget: b})
+		if s.Strong {
+			rows = append(rows, Row{Name: fmt.Sprintf("%s ≤%d", StrongName, b), Kind: StrongName, Budget: b})
+		}
 		if s.Baseline {
 			rows = append(rows, Row{Name: fmt.Sprintf("%s ≤%d", BaselineName, b), Kind: BaselineName, Budget: b})
 		}
+		largest = max(largest, b)
+	}
+	if s.Ablations {
+		for _, a := range Ablations {
+			rows = append(rows, Row{Name: fmt.Sprintf("memory, %s ≤%d", a.Name, largest), Kind: "ablation", Budget: largest, Ablation: a.Name})
+		}
 	}
 	for n, conv := range convs {
-		x, err := s.index(ctx, conv.ID, mems[n])
+		x, err := s.index(ctx, conv.ID, mems[n], s.Window)
 		if err != nil {
 			return nil, err
 		}
@@ -86,10 +143,15 @@ func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*me
 					}
 				}
 				qs, err = Retrieval(ctx, conv, compat, retrieve.Released(), nil, nil)
-			case "memory":
+			case "memory", StrongName:
 				cfg := s.Config
+				if rows[k].Kind == StrongName {
+					cfg = strong(cfg)
+				}
 				cfg.Budget = rows[k].Budget
 				qs, err = Retrieval(ctx, conv, x, cfg, nil, nil)
+			case "ablation":
+				qs, err = s.ablated(ctx, conv, mems[n], x, rows[k])
 			case BaselineName:
 				qs, err = Baseline{Budget: rows[k].Budget, Layout: s.Config.Layout}.BM25(conv, s.Lexical, nil)
 			}
@@ -100,6 +162,28 @@ func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*me
 		}
 	}
 	return rows, nil
+}
+
+// ablated scores row, an ablation, on conv whose memory is m and index x.
+func (s Suite) ablated(ctx context.Context, conv *locomo.Conversation, m *memory.Memory, x *retrieve.Index, row Row) ([]Question, error) {
+	cfg := s.Config
+	cfg.Budget = row.Budget
+	for _, a := range Ablations {
+		if a.Name != row.Ablation {
+			continue
+		}
+		if a.Off != nil {
+			a.Off(&cfg)
+		}
+		if a.Window {
+			var err error
+			if x, err = s.index(ctx, conv.ID, m, 0); err != nil {
+				return nil, err
+			}
+		}
+		return Retrieval(ctx, conv, x, cfg, nil, nil)
+	}
+	return nil, fmt.Errorf("eval: no ablation %q", row.Ablation)
 }
 
 // turnTexts returns a lookup of the conversation's turn texts by id.
@@ -125,11 +209,14 @@ func (r Row) Of(samples map[string]bool) []Question {
 	return out
 }
 
-// Comparison is the memory's strict recall against the baseline's at one
-// budget, per category and over categories 1–4, with paired bootstrap
-// intervals of the difference.
+// Comparison is one row's figure against another's at one budget, per
+// category and over categories 1–4, with paired bootstrap intervals of
+// the difference: strict recall, unless Metric says "coverage".
 type Comparison struct {
 	Budget     int              `json:"budget"`
+	Of         string           `json:"of,omitempty"`      // the row compared ("" for the memory)
+	Against    string           `json:"against,omitempty"` // the row it is compared with ("" for bm25-packed)
+	Metric     string           `json:"metric,omitempty"`  // "strict" ("" is the same) or "coverage"
 	ByCategory map[int]Interval `json:"byCategory"`
 	Overall    Interval         `json:"overall"`
 }
@@ -138,7 +225,14 @@ type Comparison struct {
 // from the same questions in the same order) and bootstraps the
 // difference in strict recall.
 func Compare(budget int, mem, base []Question) (Comparison, error) {
-	c := Comparison{Budget: budget, ByCategory: map[int]Interval{}}
+	return CompareBy(budget, mem, base, "strict")
+}
+
+// CompareBy is Compare on metric: "strict" recall over the questions with
+// evidence, or answer "coverage" over those whose answer has a content
+// word.
+func CompareBy(budget int, mem, base []Question, metric string) (Comparison, error) {
+	c := Comparison{Budget: budget, Metric: metric, ByCategory: map[int]Interval{}}
 	if len(mem) != len(base) {
 		return c, fmt.Errorf("eval: %d and %d results do not pair", len(mem), len(base))
 	}
@@ -149,13 +243,25 @@ func Compare(budget int, mem, base []Question) (Comparison, error) {
 		if a.Sample != b.Sample || a.Index != b.Index {
 			return c, fmt.Errorf("eval: result %d pairs %s#%d with %s#%d", i, a.Sample, a.Index, b.Sample, b.Index)
 		}
-		if len(a.Evidence) == 0 || a.Category < locomo.MultiHop || a.Category > locomo.SingleHop {
+		if a.Category < locomo.MultiHop || a.Category > locomo.SingleHop {
 			continue
 		}
+		x, y := a.Strict, b.Strict
+		switch metric {
+		case "coverage":
+			if a.CoverageWords == 0 {
+				continue
+			}
+			x, y = a.Coverage, b.Coverage
+		default:
+			if len(a.Evidence) == 0 {
+				continue
+			}
+		}
 		p := by[a.Category]
-		p[0], p[1] = append(p[0], a.Strict), append(p[1], b.Strict)
+		p[0], p[1] = append(p[0], x), append(p[1], y)
 		by[a.Category] = p
-		all[0], all[1] = append(all[0], a.Strict), append(all[1], b.Strict)
+		all[0], all[1] = append(all[0], x), append(all[1], y)
 	}
 	for cat, p := range by {
 		c.ByCategory[cat] = PairedBootstrap(p[0], p[1], resamples)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the depguard rules of .golangci.yml catch what they are for:
 # it plants, one at a time, a package that breaks a rule (the engine
-# importing the app layer, graphviz importing the engine), runs
+# importing the app layer, graphviz importing the engine, an importer
+# importing the store…), runs
 # golangci-lint on it, and fails unless the lint fails naming depguard.
 # The planted package is removed whatever happens.
 set -euo pipefail
@@ -29,3 +30,8 @@ plant() { # dir import
 plant engine/zzlintplant ctxscope/app
 plant graphviz/zzlintplant ctxscope/engine/session
 plant search/zzlintplant ctxscope/app
+plant engine/session/zzlintplant ctxscope/engine/inputfile
+plant engine/ingest/zzlintplant ctxscope/engine/store
+plant engine/cwl/zzlintplant ctxscope/engine/store
+plant engine/memory/zzlintplant ctxscope/engine/store
+plant engine/tokens/zzlintplant ctxscope/engine/cwl

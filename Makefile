@@ -42,17 +42,13 @@ lint:
 # tests start in a temporary directory (engine/store/pgtest).
 STORE_PKGS := ./engine/store/...
 
-# Packages with goroutines of their own also run under the race detector
-# (cwl replays contexts side by side, and a replayer beside its twin).
-RACE_PKGS := ./app/... ./graphviz/... ./engine/cwl/...
-
-# The memory engine's tests need the word vectors that setup fetches;
+# Every package's tests run once, under the race detector. The memory
+# engine's tests need the word vectors that setup fetches;
 # CTXSCOPE_REQUIRE_EMBEDDINGS makes them fail rather than skip without.
 test-go:
 	go vet ./...
-	CTXSCOPE_REQUIRE_EMBEDDINGS=1 CTXSCOPE_BIN=$(abspath $(BIN)) go test -count=1 ./...
+	CTXSCOPE_REQUIRE_EMBEDDINGS=1 CTXSCOPE_BIN=$(abspath $(BIN)) go test -race -count=1 ./...
 	CTXSCOPE_TEST_STORE=postgres go test -count=1 $(STORE_PKGS)
-	go test -race -count=1 $(RACE_PKGS)
 
 ## test-agents: only the tests that run the real agent CLIs of
 ## scripts/agents.txt against the tests' model server (part of test-go)

@@ -120,6 +120,26 @@ type Retrieval struct {
 	// Millis is the time the retrieval took in Go, the index already
 	// built.
 	Millis float64 `json:"millis"`
+	// Strong is what passages-strong returns for the same question and
+	// budget: the memory's own turn retriever with the graph and the
+	// experience layer off. Beside the items by channel, it shows what
+	// the two layers change.
+	Strong StrongRetrieval `json:"strong"`
+}
+
+// StrongRetrieval is the passages-strong baseline's answer to a question,
+// set against the memory's.
+type StrongRetrieval struct {
+	Tokens int `json:"tokens"`
+	// Turns are the turns its context shows word for word.
+	Turns []string `json:"turns"`
+	// Recall is the share of the gold turns whose text its context holds
+	// (strict), as the memory's.
+	Recall float64 `json:"recall"`
+	// OnlyMemory are the turns the memory's context shows and its does
+	// not; OnlyStrong the other way round.
+	OnlyMemory []string `json:"onlyMemory"`
+	OnlyStrong []string `json:"onlyStrong"`
 }
 
 // Retrieve runs the memory's retrieval for a question and explains every
@@ -173,17 +193,56 @@ func (s *Memory) Retrieve(r RetrieveRequest) (*Retrieval, error) {
 	for i, it := range res.Items {
 		out.Items[i] = RetrievedItem{Item: it, Provenance: explore.Passages(lm.m, it.Passages)}
 	}
+	strong, err := x.Retrieve(context.Background(), out.Question, retrieve.PassagesOnly(cfg))
+	if err != nil {
+		return nil, err
+	}
+	shown, strongShown := shownTurns(res), shownTurns(strong)
+	out.Strong = StrongRetrieval{Tokens: strong.Tokens, Turns: strongShown, OnlyMemory: missing(shown, strongShown), OnlyStrong: missing(strongShown, shown)}
 	if len(evidence) > 0 {
 		out.Gold = explore.Gold(lm.m, res, evidence)
-		hits := 0
-		for _, g := range out.Gold {
-			if g.Hit {
-				hits++
-			}
-		}
-		out.Recall = float64(hits) / float64(len(out.Gold))
+		out.Recall = hitShare(out.Gold)
+		out.Strong.Recall = hitShare(explore.Gold(lm.m, strong, evidence))
 	}
 	return out, nil
+}
+
+// hitShare is the share of gold turns in the context.
+func hitShare(gold []explore.Evidence) float64 {
+	hits := 0
+	for _, g := range gold {
+		if g.Hit {
+			hits++
+		}
+	}
+	return float64(hits) / float64(len(gold))
+}
+
+// missing lists the ids of a that b lacks, in a's order (never nil).
+func missing(a, b []string) []string {
+	in := map[string]bool{}
+	for _, id := range b {
+		in[id] = true
+	}
+	out := []string{}
+	for _, id := range a {
+		if !in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// shownTurns lists the turns a retrieval's context shows word for word
+// (its passages, not the provenance of its triples and items).
+func shownTurns(res *retrieve.Result) []string {
+	out := []string{}
+	for _, it := range res.Items {
+		if it.Kind == "passage" {
+			out = append(out, it.ID)
+		}
+	}
+	return out
 }
 
 // retrievalConfig returns a mode's configuration and the passage window

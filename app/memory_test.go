@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/csv"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -122,6 +123,28 @@ func TestMemoryService(t *testing.T) {
 	}
 	if res.Question != qs[0].Question || len(res.Gold) != len(qs[0].Evidence) || res.Tokens > 1000 || len(res.Items) == 0 {
 		t.Fatalf("retrieval: %q, %d gold, %d tokens", res.Question, len(res.Gold), res.Tokens)
+	}
+	// passages-strong beside it: its own context within the same budget,
+	// and the turns only one of the two shows, each as the other lacks it.
+	st := res.Strong
+	if st.Tokens == 0 || st.Tokens > 1000 || len(st.Turns) == 0 || st.Recall < 0 || st.Recall > 1 {
+		t.Fatalf("passages-strong: %+v", st)
+	}
+	mine := map[string]bool{}
+	for _, it := range res.Items {
+		if it.Kind == "passage" {
+			mine[it.ID] = true
+		}
+	}
+	for _, id := range st.OnlyMemory {
+		if !mine[id] || slices.Contains(st.Turns, id) {
+			t.Errorf("%s is listed as only the memory's", id)
+		}
+	}
+	for _, id := range st.OnlyStrong {
+		if mine[id] || !slices.Contains(st.Turns, id) {
+			t.Errorf("%s is listed as only passages-strong's", id)
+		}
 	}
 	if _, err := a.memory.Retrieve(RetrieveRequest{Set: set, Index: -1, Question: "What does Melanie paint?"}); err != nil {
 		t.Errorf("typed question: %v", err)

@@ -98,13 +98,6 @@ func experiencesOff(c *retrieve.Config) {
 	c.Experiences, c.ExperienceBoost, c.GlobalExperiences = 0, 0, false
 }
 
-// strong is cfg as the passages-strong baseline runs it.
-func strong(cfg retrieve.Config) retrieve.Config {
-	graphOff(&cfg)
-	experiencesOff(&cfg)
-	return cfg
-}
-
 // Run scores every row on convs, whose memories are mems.
 func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*memory.Memory) ([]Row, error) {
 	var rows []Row
@@ -146,7 +139,7 @@ func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*me
 			case "memory", StrongName:
 				cfg := s.Config
 				if rows[k].Kind == StrongName {
-					cfg = strong(cfg)
+					cfg = retrieve.PassagesOnly(cfg)
 				}
 				cfg.Budget = rows[k].Budget
 				qs, err = Retrieval(ctx, conv, x, cfg, nil, nil)

@@ -83,3 +83,13 @@ func Default() Config {
 // Knobs): a context of at most budget tokens. Its index takes the
 // knobs' window, DefaultKnobs().Window.
 func Budgeted(budget int) Config { return DefaultKnobs().Config(budget) }
+
+// PassagesOnly is cfg with the knowledge graph and the experience layer
+// off: the memory's own turn retriever (its window, speaker boost and
+// dense fusion) alone, the passages-strong baseline the memory is
+// measured against.
+func PassagesOnly(cfg Config) Config {
+	cfg.SeedTriples, cfg.TopTriples, cfg.GraphBoost = 0, 0, 0
+	cfg.Experiences, cfg.ExperienceBoost, cfg.GlobalExperiences = 0, 0, false
+	return cfg
+}

@@ -179,6 +179,8 @@ test('the retrieval inspector marks LoCoMo gold evidence hit or miss', async () 
     assert.equal(await gold.nth(i).getAttribute('data-hit'), String(covered.has(turn)), turn);
   }
   assert.ok(Number(await page.textContent('[data-testid=ri-tokens]')) <= 1000);
+  // What passages-strong would have returned is beside it, as text.
+  assert.match(await page.textContent('[data-testid=ri-strong]'), /Against passages-strong[\s\S]*tokens · \d+ turns · gold in its context: \d+ of \d+/);
   // The round trip, measured in the page: the UI's own, and direct calls.
   const ui = [];
   for (const i of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {

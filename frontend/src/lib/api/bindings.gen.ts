@@ -792,6 +792,7 @@ export interface Retrieval {
   answer: string;
   recall: number;
   millis: number;
+  strong: StrongRetrieval;
 }
 
 // RetrieveRequest is app.RetrieveRequest.
@@ -923,6 +924,15 @@ export interface Step {
   unreachable: Overs;
   cost: CostSummary;
   assumptions: string[];
+}
+
+// StrongRetrieval is app.StrongRetrieval.
+export interface StrongRetrieval {
+  tokens: number;
+  turns: string[];
+  recall: number;
+  onlyMemory: string[];
+  onlyStrong: string[];
 }
 
 // Summary is recall.Summary.

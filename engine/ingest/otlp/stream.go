@@ -18,9 +18,9 @@ import (
 // continue (a retried span, a log event for a span already read, a span
 // that starts before one already read) reads the file again.
 //
-// Each Add returns what ImportEach would return for the whole file at
-// that point; TestStreamMatchesImport holds it to that. A Stream is not
-// safe for concurrent use.
+// Each session an Add returns is the one ImportEach reads from the whole
+// file at that point; TestStreamMatchesImport holds it to that. A Stream
+// is not safe for concurrent use.
 type Stream struct {
 	path string
 	b    *batch
@@ -59,9 +59,10 @@ func OpenStream(path string) (*Stream, []Update, error) {
 	return st, ups, nil
 }
 
-// Add takes line, the request just appended to the file, and returns the
-// sessions it changed. The sessions share their entries with the Stream:
-// they hold until the next Add.
+// Add takes line, the request just appended to the file (it must be in
+// the file already: what cannot continue reads the file again), and
+// returns the sessions it changed. The sessions share their entries with
+// the Stream: they hold until the next Add.
 func (st *Stream) Add(line []byte) ([]Update, error) {
 	n0, replaced0 := len(st.b.spans), st.b.replaced
 	st.b.logged = st.b.logged[:0]

@@ -26,14 +26,17 @@ const (
 // codexLacks is what a session read from Codex's telemetry says it lacks.
 const codexLacks = "Codex's telemetry records the user's prompts, each tool call with its result, and each response's usage: " +
 	"not the system and developer messages, the tool schemas, or the model's text and reasoning, which the model received too " +
-	"(each response's usage gives the size of the whole input)"
+	"(each response's usage gives the size of the whole input); calls the model made together are in the order Codex dispatched them, " +
+	"which may not be the model's"
 
 // buildCodexSession places the Codex events of one conversation, in the
 // order they happened, on a's thread: a prompt is a user turn; a
 // completed response (the one of its two events that has the usage) an
 // answer with its usage; the calls Codex then decided on are its calls,
-// in the order decided (the model's), each with the arguments its run
-// recorded and its result after it, in the order the runs ended.
+// in the order decided (Codex decides the calls of one response as it
+// dispatches them, at once: usually the model's order, not always), each
+// with the arguments its run recorded and its result after it, in the
+// order the runs ended.
 func buildCodexSession(a *agentSession, evs []event) {
 	var answer *session.Message // the latest response, which the calls after it belong to
 	placed := map[string]*session.Message{}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -87,19 +88,25 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 
 	reqs := mainRequests(srv)
 	sess := telemetrySession(t, sink.dir)
-	// Every call the server made, in order, with its arguments, and the
-	// result the server received for it.
+	// Every call the server made, response by response, with its
+	// arguments, and the result the server received for it. Codex logs
+	// the calls of one response as it dispatches them, at once, so their
+	// order within a response is not the model's (seen under the race
+	// detector): each response's calls are compared as a set.
 	results := reqs[len(reqs)-1].ToolResults()
 	var want, got []string
 	for _, r := range reqs {
+		var calls []string
 		for _, c := range r.Calls {
 			args := c.Text
 			if !c.Freeform {
 				b, _ := json.Marshal(c.Input)
 				args = string(b)
 			}
-			want = append(want, fmt.Sprintf("%s %s %s -> %q", c.ID, c.Name, args, results[c.ID]))
+			calls = append(calls, fmt.Sprintf("%s %s %s -> %q", c.ID, c.Name, args, results[c.ID]))
 		}
+		sort.Strings(calls)
+		want = append(want, calls...)
 	}
 	outputs := resultTexts(sess)
 	for _, e := range sess.Main().Entries {
@@ -107,6 +114,7 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 		if m.Role != session.RoleAssistant {
 			continue
 		}
+		var calls []string
 		for _, b := range m.Blocks {
 			if b.Type == session.BlockToolCall {
 				args := string(b.Arguments)
@@ -119,9 +127,11 @@ exporter = { otlp-http = { endpoint = "%s/v1/logs", protocol = "json" } }
 					n, _ := json.Marshal(v)
 					args = string(n)
 				}
-				got = append(got, fmt.Sprintf("%s %s %s -> %q", b.ToolCallID, b.ToolName, args, outputs[b.ToolCallID]))
+				calls = append(calls, fmt.Sprintf("%s %s %s -> %q", b.ToolCallID, b.ToolName, args, outputs[b.ToolCallID]))
 			}
 		}
+		sort.Strings(calls)
+		got = append(got, calls...)
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("tool calls and results in the session:\n%s\nwhat the model server made and received:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -82,20 +82,11 @@ type Ablation struct {
 // Ablations are the parts of the memory an ablation turns off, one at a
 // time.
 var Ablations = []Ablation{
-	{Name: "graph off", Off: graphOff},
-	{Name: "experiences off", Off: experiencesOff},
+	{Name: "graph off", Off: retrieve.GraphOff},
+	{Name: "experiences off", Off: retrieve.ExperiencesOff},
 	{Name: "speaker boost off", Off: func(c *retrieve.Config) { c.SpeakerBoost = 0 }},
 	{Name: "dense off (BM25 only)", Off: func(c *retrieve.Config) { c.LexicalWeight = 1 }},
 	{Name: "neighbour window off", Window: true},
-}
-
-// graphOff turns the knowledge graph's part off: no triples, and none
-// routing to their passages.
-func graphOff(c *retrieve.Config) { c.SeedTriples, c.TopTriples, c.GraphBoost = 0, 0, 0 }
-
-// experiencesOff turns the experience layer's part off.
-func experiencesOff(c *retrieve.Config) {
-	c.Experiences, c.ExperienceBoost, c.GlobalExperiences = 0, 0, false
 }
 
 // Run scores every row on convs, whose memories are mems.

@@ -89,7 +89,16 @@ func Budgeted(budget int) Config { return DefaultKnobs().Config(budget) }
 // dense fusion) alone, the passages-strong baseline the memory is
 // measured against.
 func PassagesOnly(cfg Config) Config {
-	cfg.SeedTriples, cfg.TopTriples, cfg.GraphBoost = 0, 0, 0
-	cfg.Experiences, cfg.ExperienceBoost, cfg.GlobalExperiences = 0, 0, false
+	GraphOff(&cfg)
+	ExperiencesOff(&cfg)
 	return cfg
+}
+
+// GraphOff turns the knowledge graph's part of c off: no triples, and
+// none routing to their passages.
+func GraphOff(c *Config) { c.SeedTriples, c.TopTriples, c.GraphBoost = 0, 0, 0 }
+
+// ExperiencesOff turns the experience layer's part of c off.
+func ExperiencesOff(c *Config) {
+	c.Experiences, c.ExperienceBoost, c.GlobalExperiences = 0, 0, false
 }

@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 
 	"ctxscope/engine/ingest/otlp"
-	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 )
 
@@ -103,12 +102,7 @@ func (a *App) receiveConversation(ctx context.Context, f *spoolFile, line []byte
 	defer f.mu.Unlock()
 	ap, err := f.file.Append(line)
 	if err == nil && !ap.Opened {
-		g := store.Growth{Path: f.file.Path(), Format: session.FormatOTLP,
-			Before: store.FileState{Size: ap.BeforeSize, Hash: ap.BeforeHash}, After: store.FileState{Size: ap.AfterSize, Hash: ap.AfterHash}}
-		for _, u := range ap.Updates {
-			g.Sessions = append(g.Sessions, store.GrownSession{Session: u.Session, Kept: u.Kept})
-		}
-		res, err := a.ws.Store.Grow(ctx, g)
+		res, err := a.ws.Store.Grow(ctx, store.SpoolGrowth(f.file.Path(), ap))
 		if err == nil {
 			return res.Sessions, nil
 		}

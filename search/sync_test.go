@@ -15,7 +15,6 @@ import (
 
 	"ctxscope/engine/ingest/otlp"
 	"ctxscope/engine/ingest/otlp/otlptest"
-	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 )
 
@@ -271,12 +270,7 @@ func TestSyncFollowsRewinds(t *testing.T) {
 				t.Fatal(err)
 			}
 		} else {
-			g := store.Growth{Path: path, Format: session.FormatOTLP, Before: store.FileState{Size: a.BeforeSize, Hash: a.BeforeHash},
-				After: store.FileState{Size: a.AfterSize, Hash: a.AfterHash}}
-			for _, u := range a.Updates {
-				g.Sessions = append(g.Sessions, store.GrownSession{Session: u.Session, Kept: u.Kept})
-			}
-			if _, err := w.st.Grow(ctx, g); err != nil {
+			if _, err := w.st.Grow(ctx, store.SpoolGrowth(path, a)); err != nil {
 				t.Fatal(err)
 			}
 		}

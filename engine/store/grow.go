@@ -9,6 +9,7 @@ import (
 
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/ingest"
+	"ctxscope/engine/ingest/otlp"
 	"ctxscope/engine/session"
 )
 
@@ -37,6 +38,16 @@ type FileState struct {
 type GrownSession struct {
 	Session *session.Session
 	Kept    int
+}
+
+// SpoolGrowth is the growth of the OTLP spool file at path that one
+// append read (see otlp.SpoolFile).
+func SpoolGrowth(path string, a otlp.Appended) Growth {
+	g := Growth{Path: path, Format: session.FormatOTLP, Before: FileState{a.BeforeSize, a.BeforeHash}, After: FileState{a.AfterSize, a.AfterHash}}
+	for _, u := range a.Updates {
+		g.Sessions = append(g.Sessions, GrownSession{Session: u.Session, Kept: u.Kept})
+	}
+	return g
 }
 
 // ErrStale says that what is stored of a source is not what a growth

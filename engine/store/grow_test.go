@@ -9,17 +9,7 @@ import (
 
 	"ctxscope/engine/ingest/otlp"
 	"ctxscope/engine/ingest/otlp/otlptest"
-	"ctxscope/engine/session"
 )
-
-// growth is the growth an append to a spool file makes.
-func growth(a otlp.Appended, path string) Growth {
-	g := Growth{Path: path, Format: session.FormatOTLP, Before: FileState{a.BeforeSize, a.BeforeHash}, After: FileState{a.AfterSize, a.AfterHash}}
-	for _, u := range a.Updates {
-		g.Sessions = append(g.Sessions, GrownSession{Session: u.Session, Kept: u.Kept})
-	}
-	return g
-}
 
 // appendTurn appends turn of conversation conv to f.
 func appendTurn(t *testing.T, sp *otlp.Spooler, f *otlp.SpoolFile, conv string, turn int) otlp.Appended {
@@ -52,7 +42,7 @@ func TestGrowMatchesImport(t *testing.T) {
 		if a.Opened {
 			mustImport(t, s, path)
 		} else {
-			res, err := s.Grow(ctx, growth(a, path))
+			res, err := s.Grow(ctx, SpoolGrowth(path, a))
 			if err != nil {
 				t.Fatalf("turn %d: %v", turn, err)
 			}
@@ -79,7 +69,7 @@ func TestGrowMatchesImport(t *testing.T) {
 	}
 
 	// A growth that starts from what is not stored changes nothing.
-	g := growth(appendTurn(t, sp, f, "conv-grow", turns), path)
+	g := SpoolGrowth(path, appendTurn(t, sp, f, "conv-grow", turns))
 	g.Before.Hash = "0" + g.Before.Hash[1:]
 	_, err = s.Grow(ctx, g)
 	if !errors.Is(err, ErrStale) {

@@ -45,25 +45,33 @@ var (
 // id returns a new row id of table.
 func (b *bulk) id(table string) (int64, error) {
 	if len(b.ids[table]) == 0 {
-		rows, err := b.tx.Query(`SELECT nextval(pg_get_serial_sequence('`+table+`', 'id')) FROM generate_series(1, ?)`, bulkRows)
+		first, err := b.reserve(table, bulkRows)
 		if err != nil {
-			return 0, fmt.Errorf("take %s ids: %w", table, err)
+			return 0, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return 0, err
-			}
-			b.ids[table] = append(b.ids[table], id)
-		}
-		if err := rows.Err(); err != nil {
-			return 0, fmt.Errorf("take %s ids: %w", table, err)
+		for k := int64(0); k < bulkRows; k++ {
+			b.ids[table] = append(b.ids[table], first+k)
 		}
 	}
 	id := b.ids[table][0]
 	b.ids[table] = b.ids[table][1:]
 	return id, nil
+}
+
+// reserve takes n consecutive ids of table from its identity sequence in
+// one step and returns the first: it moves the sequence n on at once,
+// where n calls of nextval cost the server about 4 µs each. The two calls
+// are one statement but not one atomic step; they need no other, since
+// every writer holds the workspace's write lock (see writeLock), and
+// nothing else takes ids. A transaction that rolls back leaves its range
+// unused, as nextval would.
+func (b *bulk) reserve(table string, n int64) (int64, error) {
+	var last int64
+	seq := `pg_get_serial_sequence('` + table + `', 'id')`
+	if err := b.tx.QueryRow(`SELECT setval(`+seq+`, nextval(`+seq+`) + ? - 1)`, n).Scan(&last); err != nil {
+		return 0, fmt.Errorf("take %s ids: %w", table, err)
+	}
+	return last - n + 1, nil
 }
 
 // add queues an entry or block row and writes the queues when one is

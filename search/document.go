@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"ctxscope/engine/session"
-	"ctxscope/engine/store"
 )
 
 // Document kinds.
@@ -229,7 +228,7 @@ func flattenJSON(raw json.RawMessage) string {
 }
 
 // EpisodeDocs returns the documents of a session's episodes.
-func EpisodeDocs(key string, eps []store.Episode) []Doc {
+func EpisodeDocs(key string, eps []Episode) []Doc {
 	out := make([]Doc, 0, len(eps))
 	for i, ep := range eps {
 		out = append(out, Doc{

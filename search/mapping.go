@@ -41,6 +41,11 @@ const (
 // it is part of the mapping version, so that the index is rebuilt.
 const analysisVersion = 3
 
+// stateVersion changes whenever what a sync records of a session changes
+// (version 2: whether it calls the delimiter tool); it is part of the
+// mapping version, so that an index recorded otherwise is rebuilt.
+const stateVersion = 2
+
 // keywordFields are the exact-match fields that filters and facets use.
 var keywordFields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet, FieldDialogSession}
 
@@ -104,8 +109,9 @@ func MappingVersion() (string, error) {
 	}
 	b, err := json.Marshal(struct {
 		Analysis int
+		State    int
 		Mapping  *mapping.IndexMappingImpl
-	}{analysisVersion, im})
+	}{analysisVersion, stateVersion, im})
 	if err != nil {
 		return "", err
 	}

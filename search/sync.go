@@ -18,11 +18,13 @@ type syncState struct {
 }
 
 // sessionState is what is indexed of one session: its generation and
-// revision, and how many entries of each thread.
+// revision, how many entries of each thread, and whether any of them
+// calls the delimiter tool (only then has the session episodes).
 type sessionState struct {
 	Generation int   `json:"generation"`
 	Revision   int   `json:"revision"`
 	Threads    []int `json:"threads"`
+	Delimited  bool  `json:"delimited,omitempty"`
 }
 
 func newSyncState() syncState {
@@ -98,10 +100,6 @@ const incomplete = -1
 // of bounded text, each with the progress it makes: memory stays bounded
 // by the largest entry, and an interrupted sync resumes where it stopped.
 func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.SessionInfo, prev sessionState, indexed bool, stats *SyncStats) error {
-	eps, err := st.Episodes(ctx, info.Key)
-	if err != nil {
-		return err
-	}
 	full := !indexed || prev.Generation != info.Generation || len(prev.Threads) > info.Threads
 	progress := sessionState{Generation: info.Generation, Revision: incomplete}
 	old := conjunction(term(FieldSession, info.Key), term(FieldKind, KindEpisode))
@@ -109,6 +107,7 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 		old = term(FieldSession, info.Key)
 	} else {
 		progress.Threads = append([]int(nil), prev.Threads...)
+		progress.Delimited = prev.Delimited
 	}
 	b := x.idx.NewBatch()
 	n, err := x.deleteMatching(b, old)
@@ -133,6 +132,7 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 				pending += len(d.Text)
 				stats.Indexed++
 			}
+			progress.Delimited = progress.Delimited || declaresEpisodes(e)
 		}
 		progress.reached(p.Thread, p.From+len(p.Entries))
 		if pending < batchText {
@@ -144,6 +144,10 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 		b, pending = x.idx.NewBatch(), 0
 		return x.giveWay(ctx)
 	})
+	if err != nil {
+		return err
+	}
+	eps, err := x.episodes(st, info.Key, progress.Delimited)
 	if err != nil {
 		return err
 	}
@@ -193,6 +197,20 @@ func (s *sessionState) reached(t, n int) {
 	if t >= 0 && n > s.Threads[t] {
 		s.Threads[t] = n
 	}
+}
+
+// episodes returns the episodes of the session key, which it reads whole
+// if delimited says any entry calls the delimiter tool: an episode spans
+// the whole active branch of its thread, not only what a sync added.
+func (x *Index) episodes(st *store.Store, key string, delimited bool) ([]Episode, error) {
+	if !delimited {
+		return nil, nil
+	}
+	ss, err := st.Load(key)
+	if err != nil {
+		return nil, fmt.Errorf("read episodes: %w", err)
+	}
+	return Episodes(ss), nil
 }
 
 func (s sessionState) clone() sessionState {

@@ -215,6 +215,59 @@ func TestEpisodesSearchable(t *testing.T) {
 	}
 }
 
+// TestEpisodesFollowGrowth grows a session a few entries at a time: its
+// episode appears in the index with the growth that declares it, keeps
+// the description its end delimiter gives, and stays through a later
+// growth that calls no delimiter (the index remembers that the session
+// declares episodes, and reads it whole again).
+func TestEpisodesFollowGrowth(t *testing.T) {
+	lines := strings.SplitAfter(delimiterSession, "\n")
+	later := `{"type":"message","id":"u2","parentId":"t2","timestamp":"2025-12-01T10:00:06.000Z","message":{"role":"user","content":"Thanks","timestamp":1764583206000}}` + "\n"
+	live := filepath.Join(t.TempDir(), "delim.jsonl")
+	w := newWorkspace(t)
+	episodes := func() []string {
+		t.Helper()
+		res, err := w.idx.Search(Request{Query: "find-filter", Kind: KindEpisode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range res.Hits {
+			out = append(out, h.Episode+"@"+h.Entry)
+		}
+		return out
+	}
+	for _, step := range []struct {
+		upTo  string
+		found int
+		query string
+	}{
+		{strings.Join(lines[:2], ""), 0, ""},
+		{strings.Join(lines[:4], ""), 1, "locate the filter"},
+		{delimiterSession, 1, "context-filter.ts"},
+		{delimiterSession + later, 1, "context-filter.ts"},
+	} {
+		os.WriteFile(live, []byte(step.upTo), 0o644)
+		if _, err := w.st.ImportFile(context.Background(), live); err != nil {
+			t.Fatal(err)
+		}
+		mustSync(t, w)
+		got := episodes()
+		if len(got) != step.found || (step.found > 0 && got[0] != "find-filter@t1") {
+			t.Fatalf("after %d lines: episodes %v, want %d at t1", strings.Count(step.upTo, "\n"), got, step.found)
+		}
+		if step.query == "" {
+			continue
+		}
+		if res, _ := w.idx.Search(Request{Query: step.query, Kind: KindEpisode}); res.Total != 1 {
+			t.Fatalf("after %d lines: %q finds %d episodes, want 1", strings.Count(step.upTo, "\n"), step.query, res.Total)
+		}
+	}
+	if whole := newWorkspace(t, live); docCount(t, w.idx) != docCount(t, whole.idx) {
+		t.Fatalf("grown index has %d documents, a fresh one %d", docCount(t, w.idx), docCount(t, whole.idx))
+	}
+}
+
 // delimiterSession is a small pi v3 session in which the agent opens and
 // closes one episode with CWL delimiter calls.
 const delimiterSession = `{"type":"session","version":3,"id":"delim","timestamp":"2025-12-01T10:00:00.000Z","cwd":"/repo"}

@@ -13,7 +13,7 @@ type ChangeKind string
 
 const (
 	// ChangeSessions: a session was imported, grew, was rewritten or
-	// deleted, or its episodes were replaced.
+	// deleted.
 	ChangeSessions ChangeKind = "sessions"
 	// ChangeMemory: a memory set was written or deleted.
 	ChangeMemory ChangeKind = "memory"

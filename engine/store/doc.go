@@ -21,8 +21,7 @@
 //   - the source files they came from, with the size and SHA-256 of the
 //     bytes consumed, so that re-importing a file is a no-op and a file
 //     that grew is imported incrementally;
-//   - episodes, cached replay runs keyed by everything that decides their
-//     result, memory layers (passages, entities, relations, clusters,
+//   - memory layers (passages, entities, relations, clusters,
 //     experiences), annotations and settings.
 //
 // # Concurrency and durability

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 
-	"ctxscope/engine/cwl"
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/ingest/otlp"
 	"ctxscope/engine/session"
@@ -142,9 +141,6 @@ func growSession(w *txWriter, srcID int64, gs GrownSession) (SessionChange, erro
 	if err := updateSessionRow(w.tx, id, ss, false); err != nil {
 		return SessionChange{}, err
 	}
-	if err := afterGrowth(w.tx, id, ss, main.Entries[gs.Kept:]); err != nil {
-		return SessionChange{}, err
-	}
 	added := len(main.Entries) - gs.Kept
 	return SessionChange{Key: key, Action: ActionAppended, Added: added, Entries: len(main.Entries)}, nil
 }
@@ -226,41 +222,6 @@ func dropUnusedBlob(tx *sql.Tx, hash string) error {
 		return fmt.Errorf("drop an unused blob: %w", err)
 	}
 	return nil
-}
-
-// afterGrowth refreshes what derives from a session's content after it
-// grew by added: cached replays go, and delimiter episodes are recomputed
-// when the session has any or the growth declares one (reading the whole
-// session otherwise would make each growth cost the session's size).
-func afterGrowth(tx *sql.Tx, id int64, ss *session.Session, added []*session.Entry) error {
-	if _, err := tx.Exec(`DELETE FROM replay_runs WHERE session_id = ?`, id); err != nil {
-		return fmt.Errorf("drop stale replays: %w", err)
-	}
-	var has int
-	err := tx.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM episodes WHERE session_id = ? AND origin = ? LIMIT 1) e`, id, OriginDelimiter).Scan(&has)
-	if err != nil {
-		return fmt.Errorf("read episodes: %w", err)
-	}
-	if has == 0 && !declaresEpisode(added) {
-		return nil
-	}
-	return writeEpisodes(tx, id, OriginDelimiter, delimiterEpisodes(ss))
-}
-
-// declaresEpisode reports whether any of entries calls the delimiter tool
-// or holds its result.
-func declaresEpisode(entries []*session.Entry) bool {
-	for _, e := range entries {
-		if e.Message == nil {
-			continue
-		}
-		for _, b := range e.Message.Blocks {
-			if (b.Type == session.BlockToolCall || b.Type == session.BlockToolResult) && cwl.IsDelimiter(b.ToolName) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // schemaRewinds records the tails of threads that a growth replaced, for

@@ -30,20 +30,6 @@ func (s *Store) Load(key string) (*session.Session, error) {
 	return loadContent(tx, ss, id)
 }
 
-// loadByID reads the session of row id inside tx, which may be the write
-// transaction that is storing it.
-func loadByID(tx *sql.Tx, id int64) (*session.Session, error) {
-	var key string
-	if err := tx.QueryRow(`SELECT key FROM sessions WHERE id = ?`, id).Scan(&key); err != nil {
-		return nil, fmt.Errorf("load session %d: %w", id, err)
-	}
-	ss, _, err := loadSession(tx, key)
-	if err != nil {
-		return nil, err
-	}
-	return loadContent(tx, ss, id)
-}
-
 // loadContent reads the threads, entries and blocks of session row id
 // into ss.
 func loadContent(tx *sql.Tx, ss *session.Session, id int64) (*session.Session, error) {

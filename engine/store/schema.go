@@ -22,6 +22,7 @@ var migrations = []migration{
 	{"user roles", schemaUserRoles},
 	{"blobs in parts", schemaBlobParts},
 	{"rewinds", schemaRewinds},
+	{"no episodes or replay runs", schemaDropReplay},
 }
 
 // schemaSessions holds imported sessions. Times are RFC 3339 text in UTC,
@@ -163,6 +164,15 @@ CREATE TABLE replay_runs (
 	timeline BLOB NOT NULL,
 	UNIQUE (session_id, policy, tau, tokenizer, episode_mode, engine_version)
 );
+`
+
+// schemaDropReplay drops what schemaReplay made. Nothing read cached replay
+// runs, and a session's declared episodes are derived where they are used
+// (the search index reads them from the session), so that the store knows
+// nothing of CWL.
+const schemaDropReplay = `
+DROP TABLE episodes;
+DROP TABLE replay_runs;
 `
 
 // schemaMemory holds memory layers, grouped in named sets (one per memory

@@ -49,9 +49,6 @@ func writeSession(w *txWriter, srcID int64, act Action, ss *session.Session) (Se
 	if err := updateSessionRow(w.tx, st.id, ss, c.Action == ActionReplaced); err != nil {
 		return c, err
 	}
-	if err := afterChange(w.tx, st.id, ss); err != nil {
-		return c, err
-	}
 	c.Entries = countEntries(ss)
 	return c, nil
 }
@@ -77,9 +74,6 @@ func insertSession(w *txWriter, srcID int64, ss *session.Session) (SessionChange
 		return SessionChange{}, err
 	}
 	if err := w.flush(); err != nil {
-		return SessionChange{}, err
-	}
-	if err := afterChange(w.tx, id, ss); err != nil {
 		return SessionChange{}, err
 	}
 	n := countEntries(ss)
@@ -132,15 +126,6 @@ func updateSessionRow(tx *sql.Tx, id int64, ss *session.Session, newGeneration b
 		return fmt.Errorf("update session: %w", err)
 	}
 	return nil
-}
-
-// afterChange refreshes what derives from a session's content: cached
-// replay runs are dropped and delimiter episodes recomputed.
-func afterChange(tx *sql.Tx, id int64, ss *session.Session) error {
-	if _, err := tx.Exec(`DELETE FROM replay_runs WHERE session_id = ?`, id); err != nil {
-		return fmt.Errorf("drop stale replays: %w", err)
-	}
-	return writeEpisodes(tx, id, OriginDelimiter, delimiterEpisodes(ss))
 }
 
 // dropMissing deletes the source's stored sessions that the file no longer

@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"ctxscope/engine/cwl"
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/ingest/jsonl"
 	"ctxscope/engine/session"
@@ -38,7 +37,6 @@ type streamWriter struct {
 	older    map[*session.Entry]entryRow // the generation before
 	written  int                         // entries written
 	merged   bool                        // some entry was rewritten in place
-	annotate bool                        // a CWL delimiter call was seen
 }
 
 // streamThread is a thread row of the import.
@@ -145,13 +143,6 @@ func (sw *streamWriter) update(u jsonl.Update) error {
 	st, err := sw.thread(u.Thread)
 	if err != nil {
 		return err
-	}
-	if m := u.Entry.Message; m != nil && !sw.annotate {
-		for i := range m.Blocks {
-			if m.Blocks[i].Type == session.BlockToolCall && cwl.IsDelimiter(m.Blocks[i].ToolName) {
-				sw.annotate = true
-			}
-		}
 	}
 	if u.Merged {
 		return sw.rewrite(st, u.Entry)
@@ -270,9 +261,6 @@ func (sw *streamWriter) finish(ss *session.Session, change *SessionChange) error
 	if change.Action == ActionAppended && sw.written == 0 && !sw.merged {
 		change.Action = ActionUnchanged
 	}
-	if err := sw.derive(ss); err != nil {
-		return err
-	}
 	if sw.merged || sw.existing {
 		if err := gcBlobs(tx); err != nil {
 			return err
@@ -304,22 +292,4 @@ func (sw *streamWriter) placeThreads(ss *session.Session) error {
 		return fmt.Errorf("order threads: %w", err)
 	}
 	return nil
-}
-
-// derive refreshes what derives from the content: cached replays are
-// dropped, and delimiter episodes recomputed. Only a session with a
-// delimiter call has any, and only then is it read back whole.
-func (sw *streamWriter) derive(ss *session.Session) error {
-	tx := sw.w.tx
-	if _, err := tx.Exec(`DELETE FROM replay_runs WHERE session_id = ?`, sw.id); err != nil {
-		return fmt.Errorf("drop stale replays: %w", err)
-	}
-	if !sw.annotate {
-		return writeEpisodes(tx, sw.id, OriginDelimiter, nil)
-	}
-	whole, err := loadByID(tx, sw.id)
-	if err != nil {
-		return err
-	}
-	return writeEpisodes(tx, sw.id, OriginDelimiter, delimiterEpisodes(whole))
 }

@@ -1,11 +1,17 @@
 // The debugger's state and the requests that fill it, apart from the view
-// that renders them. Every request is latest-only: a reply to a request
-// that a newer one of the same kind superseded (another request, another
-// τ, another session) is dropped, so that a slow reply never overwrites a
-// newer one. The replay also coalesces: while τ is dragged one replay
-// runs at a time and only the latest parameters wait for it.
+// that renders them. The controller is the one owner of what the debugger
+// fetches: the view gives it the view state ([DebuggerController.show]:
+// the URL's parameters, step and panel, and whether the timeline or τ is
+// being dragged) and its events, and the controller decides what to ask
+// Go, and writes the defaults Go resolved back into the URL (onstate).
+//
+// Every request is latest-only: a reply to a request that a newer one of
+// the same kind superseded (another request, another τ, another session)
+// is dropped, so that a slow reply never overwrites a newer one. The
+// replay also coalesces: while τ is dragged one replay runs at a time and
+// only the latest parameters wait for it.
 import type { SessionInfo } from '../types/sessions';
-import type { ContextView, Curve, Drawing, MemoryVariant, Params, ReplayStep, ReplayTimeline, SessionMemory, ThreadInfo, Appended } from '../types/debugger';
+import type { ContextView, Curve, Drawing, Location, MemoryVariant, Params, ReplayStep, ReplayTimeline, SessionMemory, ThreadInfo, Appended } from '../types/debugger';
 import type { ViewState } from '../urlstate';
 import { budgetRange, mergeStep } from '../replay';
 import { PAPER_MEMORY, variantBudgets } from '../sessionmemory';
@@ -27,16 +33,66 @@ export interface Backend {
   sweep(key: string, p: Params, policies: string[], from: number, to: number, step: number): Promise<Curve[]>;
   memoryVariants(key: string, p: Params, budgets: number[]): Promise<MemoryVariant[]>;
   memory(key: string, p: Params): Promise<SessionMemory>;
+  policies(): Promise<string[]>;
+  counters(): Promise<string[]>;
+  locate(key: string, thread: number, entry: number): Promise<Location>;
+  block(key: string, p: Params, k: number, i: number, b: number): Promise<string>;
+  exportReplay(key: string, p: Params, format: string): Promise<string>;
+  exportTimelineSVG(key: string, p: Params): Promise<string>;
+  saveReplay(key: string, p: Params, format: string): Promise<string>;
+  saveTimelineSVG(key: string, p: Params): Promise<string>;
+  saveGraph(key: string, p: Params, k: number): Promise<string>;
+  rendered(view: string, requests: number): Promise<void>;
+  atWork(): Promise<void>;
+  // onAppended calls fn for each live session's growth and returns the
+  // function that stops it.
+  onAppended(fn: (a: Appended) => void): () => void;
+}
+
+// DebuggerState is what the view shows, as the controller needs it: the
+// session, the URL's view state, and whether the timeline is scrubbed or
+// the τ thumb held.
+export interface DebuggerState {
+  session: string;
+  vs: ViewState;
+  scrubbing: boolean;
+  tauSliding: boolean;
+}
+
+// paramsOf reads the replay parameters of a view state. Episodes "",
+// counter "" and budget 0 ask Go for its defaults (declared episodes if
+// the thread has any, the provider's calibrated tokens if it reports
+// usage, half the peak input); the replay says which, and the controller
+// writes them into the URL.
+export function paramsOf(vs: ViewState): Params {
+  return { thread: vs.thread ?? 0, counter: vs.counter ?? '', episodes: vs.episodes ?? '', policy: vs.policy ?? 'paper', budget: vs.budget ?? 0 };
+}
+
+// comparedWith is the other side of the comparison panel: the URL's, or
+// by default pi-cwl against paper (paper otherwise) at the same τ.
+export function comparedWith(vs: ViewState): { policy: string; budget: number } {
+  const p = paramsOf(vs);
+  return { policy: vs.cpolicy ?? (p.policy === 'paper' ? 'pi-cwl' : 'paper'), budget: vs.cbudget ?? p.budget };
 }
 
 // keyOf is the identity of a replay's parameters.
 export const keyOf = (thread: number, counter: string, episodes: string, policy: string, budget: number) =>
   JSON.stringify([thread, counter, episodes, policy, budget]);
 
-// Timing hooks, for the performance marks the browser tests read.
-export interface Timing {
+// Hooks are how the controller reaches out: onstate writes a patch of the
+// view state (the URL); the rest are the performance marks the browser
+// tests read.
+export interface Hooks {
+  onstate?: (patch: ViewState) => void;
   replied?: (ms: number) => void;
+  drawn?: () => void;
+  firstDraw?: (requests: number) => void;
+  tauDrawn?: (ms: number) => void;
 }
+
+// Export formats: the replay as data, the timeline as SVG, the episode
+// graph at the current request as SVG.
+export type ExportFormat = 'json' | 'csv' | 'chart-svg' | 'dag-svg';
 
 export class DebuggerController {
   session = $state<SessionInfo | null>(null);
@@ -73,11 +129,25 @@ export class DebuggerController {
   other = $state.raw<ReplayTimeline | null>(null);
   otherVariant = $state.raw<MemoryVariant | null>(null);
   memory = $state.raw<SessionMemory | null>(null);
+  policies = $state.raw<string[]>(['paper', 'pi-cwl', 'none', 'truncate', 'compact']);
+  counters = $state.raw<string[]>(['calibrated', 'estimate']);
 
   #api: Backend;
   #onerror: (m: string) => void;
-  #timing: Timing;
+  #hooks: Hooks;
+  #stopLive: () => void;
+  // state is the view state last shown; asked, by kind of request, the
+  // signature of what was last asked, so that a view state that changes
+  // nothing a request depends on asks nothing again.
+  #state: DebuggerState = { session: '', vs: {}, scrubbing: false, tauSliding: false };
+  #asked: Record<string, string> = {};
+  // timelineGen counts the timelines shown: what derives from one asks
+  // again for the next.
+  #timelineGen = 0;
+  #drawnFor = '';
+  #atWorkAt = -Infinity;
   #shownSession = '';
+  #threadsReq = new Latest();
   #sessionReq = new Latest();
   #contextReq = new Latest();
   #graphReq = new Latest();
@@ -86,7 +156,7 @@ export class DebuggerController {
   #memoryReq = new Latest();
   #replayReq = new Latest();
   #inflight = false;
-  #pending: { key: string; p: Params; t0: number; vs: ViewState; apply: (patch: ViewState) => void; split: boolean } | null = null;
+  #pending: { key: string; p: Params; t0: number; vs: ViewState; split: boolean } | null = null;
   #ctxTimer: ReturnType<typeof setTimeout> | undefined;
   // ctxAsking says a context call is out; ctxNext is the latest one that
   // waits for it.
@@ -96,13 +166,73 @@ export class DebuggerController {
   #ctxParams = '';
   #memWanted = '';
 
-  constructor(api: Backend, onerror: (m: string) => void, timing: Timing = {}) {
+  constructor(api: Backend, onerror: (m: string) => void, hooks: Hooks = {}) {
     this.#api = api;
     this.#onerror = onerror;
-    this.#timing = timing;
+    this.#hooks = hooks;
+    this.#stopLive = api.onAppended((a) => this.#grew(a));
+    api.policies().then((p) => (this.policies = p)).catch(() => {});
+    api.counters().then((c) => (this.counters = c)).catch(() => {});
   }
 
   #fail = (e: unknown) => this.#onerror((e as Error).message);
+
+  // show takes the view state and asks for what it needs that is not
+  // shown or asked already: the session, the replay under the URL's
+  // parameters, the context at the settled step, and what the open panel
+  // shows. The view calls it whenever its state changes.
+  show(s: DebuggerState): void {
+    this.#state = s;
+    const key = s.session;
+    if (!key) return;
+    if (key !== this.#shownSession) this.open(key);
+    const p = paramsOf(s.vs);
+    const pk = keyOf(p.thread, p.counter, p.episodes, p.policy, p.budget);
+    const split = !s.tauSliding;
+    // The replay, whenever a replay parameter changes, and once more with
+    // the split when the τ thumb is let go on a replay without it.
+    if (this.#ask('replay', `${key}|${pk}|${split}`) && !(key === this.timelineKey && pk === this.shownKey && (this.split || !split))) {
+      this.replay(key, p, performance.now(), s.vs, split);
+    }
+    this.#fetchShown();
+  }
+
+  // ask records sig as what a request of kind last asked, and reports
+  // whether it differs from what it asked before.
+  #ask(kind: string, sig: string): boolean {
+    if (this.#asked[kind] === sig) return false;
+    this.#asked[kind] = sig;
+    return true;
+  }
+
+  // fetchShown asks for what derives from the timeline shown: the context
+  // at the step once it settles, and the open panel's content.
+  #fetchShown(): void {
+    const { session: key, vs, scrubbing } = this.#state;
+    const t = this.timeline;
+    if (!key || !t || this.timelineKey !== key) return;
+    const p = paramsOf(vs);
+    const n = t.after.length;
+    const k = Math.max(0, Math.min(n - 1, vs.step ?? 0));
+    const base = `${key}|${JSON.stringify(p)}|${this.#timelineGen}`;
+    if (n > 0 && !scrubbing) this.wantContext(key, p, k, n);
+    switch (vs.panel ?? 'breakdown') {
+      case 'graph':
+        if (n > 0 && !scrubbing && this.#ask('graph', `${base}|${k}`)) this.loadGraph(key, p, k);
+        break;
+      case 'sweep':
+        if (this.#ask('sweep', base)) this.loadSweep(key, p, p.budget, this.policies, t.before);
+        break;
+      case 'compare': {
+        const c = comparedWith(vs);
+        if (c.budget > 0 && this.#ask('compare', `${base}|${c.policy}|${c.budget}`)) this.loadCompare(key, p, c.policy, c.budget);
+        break;
+      }
+      case 'memory':
+        if (!scrubbing) this.loadMemory(key, p, n);
+        break;
+    }
+  }
 
   // open shows session key: its info and threads. What was shown of
   // another session goes at once, and replies about it are dropped.
@@ -116,7 +246,8 @@ export class DebuggerController {
       this.curves = [];
       this.variants = [];
       this.memory = null;
-      for (const l of [this.#contextReq, this.#graphReq, this.#sweepReq, this.#compareReq, this.#memoryReq, this.#replayReq]) l.drop();
+      for (const l of [this.#contextReq, this.#graphReq, this.#sweepReq, this.#compareReq, this.#memoryReq, this.#replayReq, this.#threadsReq]) l.drop();
+      this.#asked = {};
       this.#ctxWanted = '';
       this.#memWanted = '';
       this.failed = '';
@@ -137,14 +268,14 @@ export class DebuggerController {
       .finally(() => { if (current()) this.loading = false; });
   }
 
-  // replay replays session key under p. apply receives the URL patch that
-  // writes the defaults Go resolved (counter, episode mode, budget) and
-  // keeps the step in range; vs is the view state the request was made in.
-  // split false (while τ is dragged) lets a step of the timeline shown
-  // leave out the split of the kept input by category.
-  async replay(key: string, p: Params, t0: number, vs: ViewState, apply: (patch: ViewState) => void, split = true): Promise<void> {
+  // replay replays session key under p. The hook onstate receives the URL
+  // patch that writes the defaults Go resolved (counter, episode mode,
+  // budget) and keeps the step in range; vs is the view state the request
+  // was made in. split false (while τ is dragged) lets a step of the
+  // timeline shown leave out the split of the kept input by category.
+  async replay(key: string, p: Params, t0: number, vs: ViewState, split = true): Promise<void> {
     if (this.#inflight) {
-      this.#pending = { key, p, t0, vs, apply, split };
+      this.#pending = { key, p, t0, vs, split };
       return;
     }
     this.#inflight = true;
@@ -160,12 +291,13 @@ export class DebuggerController {
       let t = base && s ? mergeStep(base, s) : null;
       const splitShown = s === null || t === null || s.split;
       t ??= await this.#api.replay(key, p);
-      this.#timing.replied?.(performance.now() - sent);
+      this.#hooks.replied?.(performance.now() - sent);
       if (!current() || key !== this.#shownSession) return;
       this.failed = '';
       this.tauStart = t0;
       this.split = splitShown;
       this.timeline = t;
+      this.#timelineGen++;
       this.timelineKey = key;
       this.timelineId = `${key}/${p.thread}`;
       this.shownKey = keyOf(p.thread, t.counterName, t.episodes, p.policy, t.budget);
@@ -174,7 +306,8 @@ export class DebuggerController {
       if (vs.episodes !== t.episodes) patch.episodes = t.episodes;
       if (vs.budget !== t.budget) patch.budget = t.budget;
       if (vs.step === undefined || vs.step >= t.after.length) patch.step = Math.max(0, t.after.length - 1);
-      if (Object.keys(patch).length > 0) apply(patch);
+      if (Object.keys(patch).length > 0) this.#hooks.onstate?.(patch);
+      this.#fetchShown();
     } catch (e) {
       if (current()) {
         this.#fail(e);
@@ -184,7 +317,7 @@ export class DebuggerController {
       this.#inflight = false;
       const next = this.#pending;
       this.#pending = null;
-      if (next) this.replay(next.key, next.p, next.t0, next.vs, next.apply, next.split);
+      if (next) this.replay(next.key, next.p, next.t0, next.vs, next.split);
     }
   }
 
@@ -300,16 +433,27 @@ export class DebuggerController {
       });
   }
 
-  // appended takes a live session's growth: the new count, the threads,
-  // and a replay. It reports whether a was about the session shown.
+  // appended takes a live session's growth: the new count, the threads.
+  // It reports whether a was about the session shown. A growth of the
+  // session shown while it still opens asks for it again, since the reply
+  // on its way may predate the growth.
   appended(a: Appended): boolean {
-    if (a.key !== this.#shownSession || !this.session) return false;
+    if (a.key !== this.#shownSession) return false;
+    if (this.session?.key !== a.key) {
+      this.open(a.key);
+      return true;
+    }
     if (this.seenAtOpen < 0) this.seenAtOpen = this.session.requests;
     this.newCount = Math.max(0, a.requests - this.seenAtOpen);
     this.session = { ...this.session, requests: a.requests };
-    const current = this.#sessionReq.begin();
+    const current = this.#threadsReq.begin();
     this.#api.threads(a.key).then((th) => { if (current()) this.threads = th; }).catch(() => {});
     return true;
+  }
+
+  // grew replays the session shown again when it grew live.
+  #grew(a: Appended): void {
+    if (this.appended(a)) this.replay(a.key, paramsOf(this.#state.vs), 0, this.#state.vs);
   }
 
   // toggleLive follows the session live, or stops.
@@ -332,8 +476,71 @@ export class DebuggerController {
     this.newCount = 0;
   }
 
-  // dispose stops a context request that is waiting to be sent.
+  // drawn records that the timeline was drawn: the performance marks, and,
+  // the first time a timeline of a thread is drawn, Go is told (UI.Rendered).
+  drawn(): void {
+    this.#hooks.drawn?.();
+    const t = this.timeline;
+    if (!t) return;
+    if (this.#drawnFor !== this.timelineId) {
+      this.#drawnFor = this.timelineId;
+      this.#hooks.firstDraw?.(t.after.length);
+      this.#api.rendered('timeline', t.after.length).catch(() => {});
+    }
+    if (this.tauStart > 0) {
+      this.#hooks.tauDrawn?.(performance.now() - this.tauStart);
+      this.tauStart = 0;
+    }
+  }
+
+  // atWork tells Go, five times a second at most, that the user is at work
+  // though the page calls nothing: a scrub then does not share the cores
+  // with background indexing (UI.AtWork).
+  atWork(): void {
+    const now = performance.now();
+    if (now - this.#atWorkAt < 200) return;
+    this.#atWorkAt = now;
+    this.#api.atWork().catch(() => {});
+  }
+
+  // locate finds where a search hit's entry is replayed: its thread and
+  // request. A failure is reported, and gives null.
+  locate(key: string, thread: number, entry: number): Promise<Location | null> {
+    return this.#api.locate(key, thread, entry).catch((e) => {
+      this.#fail(e);
+      return null;
+    });
+  }
+
+  // block fetches a block of the context at request k whole.
+  block(k: number, item: number, block: number): Promise<string> {
+    return this.#api.block(this.#state.session, paramsOf(this.#state.vs), k, item, block);
+  }
+
+  // exportText returns the replay, or the timeline, as a file's text, for
+  // the browser to download.
+  exportText(format: 'json' | 'csv' | 'chart-svg'): Promise<string> {
+    const key = this.#state.session;
+    const p = paramsOf(this.#state.vs);
+    return format === 'chart-svg' ? this.#api.exportTimelineSVG(key, p) : this.#api.exportReplay(key, p, format);
+  }
+
+  // save has Go write an export through a save dialog (the desktop
+  // window); the page sends only ids and numbers.
+  save(format: ExportFormat, k: number): Promise<string> {
+    const key = this.#state.session;
+    const p = paramsOf(this.#state.vs);
+    switch (format) {
+      case 'chart-svg': return this.#api.saveTimelineSVG(key, p);
+      case 'dag-svg': return this.#api.saveGraph(key, p, k);
+      default: return this.#api.saveReplay(key, p, format);
+    }
+  }
+
+  // dispose stops listening for live growth, and a context request that
+  // is waiting to be sent.
   dispose(): void {
+    this.#stopLive();
     clearTimeout(this.#ctxTimer);
   }
 }

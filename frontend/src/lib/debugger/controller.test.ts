@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { DebuggerController, type Backend } from './controller.svelte';
-import type { Curve, MemoryVariant, Params, ReplayStep, ReplayTimeline } from '../types/debugger';
+import { DebuggerController, type Backend, type DebuggerState } from './controller.svelte';
+import type { Appended, Curve, MemoryVariant, Params, ReplayStep, ReplayTimeline } from '../types/debugger';
 
 // deferred is a promise the test settles when it chooses, so that replies
 // can arrive in any order.
@@ -13,15 +14,23 @@ function deferred<T>() {
 
 // scripted is a Backend whose every call waits for the test: calls[method]
 // lists the pending replies in call order.
+// grow, which it returns too, sends a live session's growth to the
+// controller, as the session:appended event does.
 function scripted() {
   const calls: Record<string, { args: unknown[]; reply: ReturnType<typeof deferred<any>> }[]> = {};
+  const listeners: ((a: Appended) => void)[] = [];
   const method = (name: string) => (...args: unknown[]) => {
     const reply = deferred<any>();
     (calls[name] ??= []).push({ args, reply });
     return reply.promise;
   };
-  const api = new Proxy({}, { get: (_t, name: string) => method(name) }) as Backend;
-  return { api, calls };
+  const onAppended = (fn: (a: Appended) => void) => {
+    listeners.push(fn);
+    return () => listeners.splice(listeners.indexOf(fn), 1);
+  };
+  const api = new Proxy({}, { get: (_t, name: string) => (name === 'onAppended' ? onAppended : method(name)) }) as Backend;
+  const grow = (a: Appended) => listeners.forEach((fn) => fn(a));
+  return { api, calls, grow };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -149,10 +158,10 @@ describe('DebuggerController', () => {
 
   it('drops the replies about a session no longer shown', async () => {
     const { api, calls } = scripted();
-    const c = new DebuggerController(api, () => {});
-    c.open('a');
     const patches: unknown[] = [];
-    c.replay('a', params, 0, {}, (p) => patches.push(p));
+    const c = new DebuggerController(api, () => {}, { onstate: (p) => patches.push(p) });
+    c.open('a');
+    c.replay('a', params, 0, {});
     c.loadMemory('a', params, 3);
     c.loadGraph('a', params, 1);
     c.open('b');
@@ -172,13 +181,12 @@ describe('DebuggerController', () => {
 
   it('coalesces replays while one runs: only the latest parameters wait', async () => {
     const { api, calls } = scripted();
-    const c = new DebuggerController(api, () => {});
-    c.open('s');
     const patches: unknown[] = [];
-    const apply = (p: unknown) => patches.push(p);
-    c.replay('s', { ...params, budget: 1000 }, 0, {}, apply);
-    c.replay('s', { ...params, budget: 2000 }, 0, {}, apply);
-    c.replay('s', { ...params, budget: 3000 }, 0, {}, apply);
+    const c = new DebuggerController(api, () => {}, { onstate: (p) => patches.push(p) });
+    c.open('s');
+    c.replay('s', { ...params, budget: 1000 }, 0, {});
+    c.replay('s', { ...params, budget: 2000 }, 0, {});
+    c.replay('s', { ...params, budget: 3000 }, 0, {});
     expect(calls.replay).toHaveLength(1);
     calls.replay[0].reply.resolve(timeline(1000));
     await flush();
@@ -196,10 +204,10 @@ describe('DebuggerController', () => {
     const { api, calls } = scripted();
     const c = new DebuggerController(api, () => {});
     c.open('s');
-    c.replay('s', { ...params, budget: 1000 }, 0, {}, () => {});
+    c.replay('s', { ...params, budget: 1000 }, 0, {});
     calls.replay[0].reply.resolve({ ...timeline(1000), before: [5, 6, 7], lines: [1, 2, 3] } as ReplayTimeline);
     await flush();
-    c.replay('s', { ...params, budget: 2000 }, 0, {}, () => {});
+    c.replay('s', { ...params, budget: 2000 }, 0, {});
     calls.replayStep[0].reply.resolve({ ...step(2000), after: [1, 2, 3] });
     await flush();
     expect(c.timeline).toMatchObject({ budget: 2000, after: [1, 2, 3], before: [5, 6, 7], lines: [1, 2, 3] });
@@ -210,18 +218,18 @@ describe('DebuggerController', () => {
     const { api, calls } = scripted();
     const c = new DebuggerController(api, () => {});
     c.open('s');
-    c.replay('s', { ...params, budget: 1000 }, 0, {}, () => {});
+    c.replay('s', { ...params, budget: 1000 }, 0, {});
     calls.replay[0].reply.resolve({ ...timeline(1000), cats: [[1, 1, 1]] } as unknown as ReplayTimeline);
     await flush();
     expect(c.split).toBe(true);
-    c.replay('s', { ...params, budget: 2000 }, 0, {}, () => {}, false);
+    c.replay('s', { ...params, budget: 2000 }, 0, {}, false);
     expect(calls.replayStep[0].args[2]).toBe(false);
     calls.replayStep[0].reply.resolve({ ...step(2000), split: false, cats: [] });
     await flush();
     expect(c.split).toBe(false);
     expect(c.timeline?.cats).toEqual([]);
     // The thumb let go: the same τ again, with the split.
-    c.replay('s', { ...params, budget: 2000 }, 0, {}, () => {});
+    c.replay('s', { ...params, budget: 2000 }, 0, {});
     expect(calls.replayStep[1].args[2]).toBe(true);
     calls.replayStep[1].reply.resolve({ ...step(2000), split: true, cats: [[2, 2, 2]] });
     await flush();
@@ -233,17 +241,17 @@ describe('DebuggerController', () => {
     const { api, calls } = scripted();
     const c = new DebuggerController(api, () => {});
     c.open('s');
-    c.replay('s', { ...params, budget: 1000 }, 0, {}, () => {});
+    c.replay('s', { ...params, budget: 1000 }, 0, {});
     calls.replay[0].reply.resolve(timeline(1000));
     await flush();
-    c.replay('s', { ...params, budget: 2000 }, 0, {}, () => {});
+    c.replay('s', { ...params, budget: 2000 }, 0, {});
     calls.replayStep[0].reply.resolve(step(2000, 4)); // four requests now
     await flush();
     expect(calls.replay).toHaveLength(2);
     calls.replay[1].reply.resolve(timeline(2000, 4));
     await flush();
     expect(c.timeline?.after).toHaveLength(4);
-    c.replay('s', { ...params, counter: 'o200k', budget: 2000 }, 0, {}, () => {});
+    c.replay('s', { ...params, counter: 'o200k', budget: 2000 }, 0, {});
     await flush();
     expect(calls.replay).toHaveLength(3);
     expect(calls.replayStep).toHaveLength(1);
@@ -254,16 +262,16 @@ describe('DebuggerController', () => {
     const errors: string[] = [];
     const c = new DebuggerController(api, (m) => errors.push(m));
     c.open('otlp');
-    c.replay('otlp', { ...params, counter: 'calibrated' }, 0, {}, () => {});
+    c.replay('otlp', { ...params, counter: 'calibrated' }, 0, {});
     calls.replay[0].reply.reject(new Error('this thread records no provider usage to calibrate on'));
     await flush();
     expect(c.failed).toBe('this thread records no provider usage to calibrate on');
     expect(errors).toHaveLength(1);
-    c.replay('otlp', { ...params, counter: '' }, 0, {}, () => {});
+    c.replay('otlp', { ...params, counter: '' }, 0, {});
     calls.replay[1].reply.resolve(timeline(1000));
     await flush();
     expect(c.failed).toBe('');
-    c.replay('otlp', { ...params, counter: 'calibrated' }, 0, {}, () => {});
+    c.replay('otlp', { ...params, counter: 'calibrated' }, 0, {});
     calls.replay[2].reply.reject(new Error('x'));
     await flush();
     c.open('other');
@@ -280,5 +288,133 @@ describe('DebuggerController', () => {
     calls.graph[1].reply.reject(new Error('no such request'));
     await flush();
     expect(errors).toEqual(['no such request']);
+  });
+});
+
+// counts is how many calls of each method the backend received.
+const counts = (calls: Record<string, unknown[]>) => Object.fromEntries(Object.entries(calls).map(([k, v]) => [k, v.length]));
+const view = (vs: DebuggerState['vs'], more: Partial<DebuggerState> = {}): DebuggerState => ({ session: 's', vs, scrubbing: false, tauSliding: false, ...more });
+
+describe('DebuggerController.show: the controller decides every fetch', () => {
+  it('asks for the session, the replay, the context and the open panel, each once per state that needs it', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api, calls } = scripted();
+      const patches: unknown[] = [];
+      const c = new DebuggerController(api, () => {}, { onstate: (p) => patches.push(p) });
+      c.show(view({}));
+      c.show(view({})); // the same state again: nothing new
+      expect(counts(calls)).toEqual({ policies: 1, counters: 1, open: 1, threads: 1, following: 1, replay: 1 });
+      expect(calls.replay[0].args[1]).toEqual({ thread: 0, counter: '', episodes: '', policy: 'paper', budget: 0 });
+      calls.replay[0].reply.resolve({ ...timeline(20000, 5), before: [1, 2, 3, 4, 5] } as ReplayTimeline);
+      await vi.advanceTimersByTimeAsync(0);
+      // Go's defaults go into the URL, and the step to the last request.
+      expect(patches).toEqual([{ counter: 'estimate', episodes: 'declared', budget: 20000, step: 4 }]);
+      const vs = { counter: 'estimate', episodes: 'declared', budget: 20000, step: 4 };
+      c.show(view(vs)); // the URL written back: no replay again
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls.replay).toHaveLength(1);
+      expect(calls.context.map((x) => x.args[2])).toEqual([0]);
+      calls.context[0].reply.resolve({ request: 0 } as never);
+      await vi.advanceTimersByTimeAsync(40);
+      expect(calls.context.map((x) => x.args[2])).toEqual([0, 4]);
+      // A scrub asks for nothing until it ends.
+      c.show(view({ ...vs, step: 2, panel: 'graph' }, { scrubbing: true }));
+      await vi.advanceTimersByTimeAsync(300);
+      expect(calls.context).toHaveLength(2);
+      expect(calls.graph).toBeUndefined();
+      c.show(view({ ...vs, step: 2, panel: 'graph' }));
+      c.show(view({ ...vs, step: 2, panel: 'graph' }));
+      expect(calls.graph.map((x) => x.args[2])).toEqual([2]);
+      // Each panel asks for its own content, once.
+      for (const panel of ['sweep', 'compare', 'memory', 'breakdown', 'sweep']) c.show(view({ ...vs, step: 2, panel }));
+      expect(calls.sweep).toHaveLength(1);
+      expect(calls.memory).toHaveLength(1);
+      expect(calls.replay).toHaveLength(2); // the comparison's
+      expect(calls.replay[1].args[1]).toMatchObject({ policy: 'pi-cwl', budget: 20000 });
+      // Another τ: the replay is a step of the one shown.
+      c.show(view({ ...vs, step: 2, budget: 30000 }));
+      expect(calls.replayStep.map((x) => (x.args[1] as Params).budget)).toEqual([30000]);
+      expect(calls.open).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops a context reply that a τ drag superseded, and asks no replay for a τ passed over', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api, calls } = scripted();
+      const c = new DebuggerController(api, () => {});
+      const vs = { counter: 'estimate', episodes: 'declared', budget: 1000, step: 2 };
+      c.show(view(vs));
+      calls.replay[0].reply.resolve(timeline(1000));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls.context).toHaveLength(1); // at τ 1000
+      for (const budget of [2000, 3000, 4000]) c.show(view({ ...vs, budget }, { tauSliding: true }));
+      expect(calls.replayStep.map((x) => [(x.args[1] as Params).budget, x.args[2]])).toEqual([[2000, false]]);
+      calls.replayStep[0].reply.resolve(step(2000));
+      await vi.advanceTimersByTimeAsync(0);
+      // 3000 was passed over: only the latest τ waited for the replay.
+      expect(calls.replayStep.map((x) => (x.args[1] as Params).budget)).toEqual([2000, 4000]);
+      calls.replayStep[1].reply.resolve(step(4000));
+      await vi.advanceTimersByTimeAsync(300);
+      // The context at τ 1000 comes last, after the drag moved on: dropped.
+      calls.context[0].reply.resolve({ request: 2, budget: 1000 } as never);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(c.context).toBeNull();
+      expect(c.timeline?.budget).toBe(4000);
+      const last = calls.context.at(-1)!;
+      expect((last.args[1] as Params).budget).toBe(4000);
+      last.reply.resolve({ request: 2, budget: 4000 } as never);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(c.context).toMatchObject({ budget: 4000 });
+      // The thumb let go: τ 4000 once more, with the split.
+      c.show(view({ ...vs, budget: 4000 }));
+      expect(calls.replayStep.map((x) => x.args[2])).toEqual([false, false, true]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('takes a live growth of a session still opening: the session shown is that session, with its new count, and not loading', async () => {
+    const { api, calls, grow } = scripted();
+    const c = new DebuggerController(api, () => {});
+    c.show({ ...view({}), session: 'a' });
+    calls.open[0].reply.resolve({ key: 'a', seen: 0, requests: 3 } as never);
+    calls.threads[0].reply.resolve([]);
+    calls.following[0].reply.resolve(['a', 'b']);
+    calls.replay[0].reply.resolve(timeline(1000));
+    await flush();
+    expect(c.session?.key).toBe('a');
+    c.show({ ...view({}), session: 'b' });
+    grow({ key: 'b', requests: 7 } as Appended); // while b opens
+    grow({ key: 'a', requests: 9 } as Appended); // no longer shown
+    for (const [name, i] of [['open', 1], ['threads', 1], ['following', 1]] as const) {
+      calls[name][i].reply.resolve(name === 'open' ? { key: 'b', seen: 0, requests: 5 } : name === 'threads' ? [] : ['a', 'b']);
+    }
+    await flush();
+    expect(c.session).toMatchObject({ key: 'a', requests: 3 }); // b's first reply predates the growth: dropped
+    expect(c.loading).toBe(true);
+    expect(calls.open.map((x) => x.args[0])).toEqual(['a', 'b', 'b']);
+    calls.open[2].reply.resolve({ key: 'b', seen: 0, requests: 7 } as never);
+    calls.threads[2].reply.resolve([]);
+    calls.following[2].reply.resolve(['a', 'b']);
+    await flush();
+    expect(c.session).toMatchObject({ key: 'b', requests: 7 });
+    expect(c.loading).toBe(false);
+    expect(calls.replay.map((x) => x.args[0])).toEqual(['a', 'b']); // b's replay, once: the growth's waits for it
+    c.dispose();
+    grow({ key: 'b', requests: 8 } as Appended);
+    expect(calls.open).toHaveLength(3);
+  });
+
+  it('is the only caller: the debugger view imports no API and calls none', () => {
+    const src = readFileSync(new URL('../../views/DebuggerView.svelte', import.meta.url), 'utf8');
+    expect(src).not.toMatch(/from '\.\.\/lib\/api\//);
+    expect(src).not.toMatch(/\b(api|sessionsApi|liveApi|debuggerApi|memoryApi)\./);
+    // One effect hands the state to the controller; the other is the
+    // view's own (a block to mark, asked for in the URL).
+    expect(src.match(/\$effect\(/g)).toHaveLength(2);
   });
 });

@@ -118,13 +118,17 @@ func privateFiles(paths ...string) error {
 // dsn builds the connection string: WAL, foreign keys, a busy timeout so
 // that readers and a second process wait instead of failing, and IMMEDIATE
 // write transactions so that writers queue at BEGIN rather than deadlock
-// on lock upgrades. Reader connections are query-only.
+// on lock upgrades. Reader connections are query-only. Temporary storage
+// is in memory: each insert of an import keeps a statement journal (the
+// pages it changes, so that it can be undone alone), and in a temporary
+// file those writes took a third of the import of a 64 MB session.
 func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "temp_store(MEMORY)")
 	if readOnly {
 		q.Add("_pragma", "query_only(1)")
 	} else {

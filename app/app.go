@@ -124,6 +124,7 @@ func New(opts Options) (*App, error) {
 		ws.Close()
 		return nil, fmt.Errorf("follow the workspace's changes: %w", err)
 	}
+	a.sessions.preopen()
 	return a, nil
 }
 
@@ -134,6 +135,7 @@ func (a *App) Close() error {
 	if a.changes != nil {
 		a.changes.close()
 	}
+	a.sessions.background.Wait()
 	a.index.close()
 	return a.ws.Close()
 }

@@ -15,6 +15,9 @@ import (
 // since is imported again, which adds what it gained.
 type initialFile struct {
 	path string
+	// opening is held while the file is opened: the page's first ask
+	// waits for the open begun at startup (see Sessions.preopen).
+	opening sync.Mutex
 
 	mu   sync.Mutex
 	size int64
@@ -49,6 +52,8 @@ func (f *initialFile) imported(st os.FileInfo, key string) {
 // is unchanged since this process imported it, else by importing it.
 func (s *Sessions) openInitial() (SessionInfo, error) {
 	f := s.initial
+	f.opening.Lock()
+	defer f.opening.Unlock()
 	if key := f.unchangedKey(); key != "" {
 		info, err := s.openKey(key)
 		if !errors.Is(err, ErrNotFound) {
@@ -64,4 +69,21 @@ func (s *Sessions) openInitial() (SessionInfo, error) {
 		f.imported(st, info.Key)
 	}
 	return info, err
+}
+
+// preopen opens the initial file in the background, from startup: the
+// page (or the window) loads meanwhile, and its first ask for the initial
+// session waits for this open rather than starting it. A failure is
+// logged; that ask meets it again, and shows it.
+func (s *Sessions) preopen() {
+	if s.initial == nil {
+		return
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		if _, err := s.openInitial(); err != nil {
+			s.app.logf("open %s: %v", s.initial.path, err)
+		}
+	}()
 }

@@ -27,6 +27,9 @@ import (
 type Sessions struct {
 	app     *App
 	initial *initialFile // nil when the command line named no file
+	// background counts the opens under way that no call waits for (see
+	// preopen); the app closes the workspace after them.
+	background sync.WaitGroup
 
 	// open are the opened sessions, by key, as of their stored revision.
 	open *revisionCache[*openSession]
@@ -213,14 +216,30 @@ func (s *Sessions) openPath(path string) (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	keys, err := s.importPaths([]string{abs})
-	if err != nil {
-		return SessionInfo{}, err
+	// A file's session is opened from what the import decoded, not read
+	// back from the store (a 64 MB session took a second to read).
+	var keep []store.ImportOption
+	if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() {
+		keep = append(keep, store.KeepDecoded())
+	}
+	keys, failed := s.importFiles([]string{abs}, keep...)
+	if len(failed) > 0 {
+		return SessionInfo{}, errors.Join(failed...)
 	}
 	if len(keys) == 0 {
 		return SessionInfo{}, fmt.Errorf("%s holds no session", path)
 	}
-	return s.openKey(keys[0])
+	// The session opened is read (when the import did not keep it) once,
+	// and its stats come from it; the file's other sessions are read for
+	// their stats only.
+	// Indexing is asked for last: it waits for a quiet moment, which the
+	// reading would otherwise seem to be.
+	defer s.app.index.request()
+	info, err := s.openKey(keys[0])
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return info, s.computeStats(keys[1:])
 }
 
 // Import imports files, directories or globs into the workspace and
@@ -232,12 +251,24 @@ func (s *Sessions) Import(paths []string) ([]string, error) {
 }
 
 func (s *Sessions) importPaths(paths []string) ([]string, error) {
-	results, errs := s.app.ws.ImportUnindexed(context.Background(), paths)
-	s.app.index.request()
+	keys, failed := s.importFiles(paths)
+	defer s.app.index.request()
+	return keys, errors.Join(append(failed, s.computeStats(keys))...)
+}
+
+// importFiles imports paths and returns the keys of the sessions they
+// hold, with what failed: a file that is no session found in a folder is
+// skipped, not failed. A session the import kept (store.KeepDecoded) is
+// held open. The caller asks for their indexing.
+func (s *Sessions) importFiles(paths []string, opts ...store.ImportOption) ([]string, []error) {
+	results, errs := s.app.ws.ImportUnindexed(context.Background(), paths, opts...)
 	var keys []string
 	for _, r := range results {
 		for _, c := range r.Sessions {
 			keys = append(keys, c.Key)
+			if c.Decoded != nil {
+				s.hold(c)
+			}
 		}
 	}
 	var failed []error
@@ -247,13 +278,20 @@ func (s *Sessions) importPaths(paths []string) ([]string, error) {
 			failed = append(failed, err)
 		}
 	}
+	s.app.logf("imported %d session(s) from %d path(s)", len(keys), len(paths))
+	return keys, failed
+}
+
+// computeStats works out and records the stats of the sessions keys
+// (see statsOf), so that the session list shows them at once.
+func (s *Sessions) computeStats(keys []string) error {
+	var failed []error
 	for _, k := range keys {
 		if _, err := s.statsOf(k); err != nil {
 			failed = append(failed, err)
 		}
 	}
-	s.app.logf("imported %d session(s) from %d path(s)", len(keys), len(paths))
-	return keys, errors.Join(failed...)
+	return errors.Join(failed...)
 }
 
 // OpenDialog asks the user for a file with the desktop file dialog, then
@@ -332,15 +370,30 @@ func notFound(key string, err error) error {
 	return err
 }
 
+// hold keeps the session an import decoded as the opened session of its
+// key, at the revision the import stored.
+func (s *Sessions) hold(c store.SessionChange) {
+	row, err := s.app.ws.Store.Session(context.Background(), c.Key)
+	if err != nil || row.Revision != c.Revision {
+		return // changed since: the next open reads it
+	}
+	s.open.alias(c.Key, c.Revision, s.opened(row, c.Decoded))
+}
+
 // load reads a stored session and derives what the services need.
 func (s *Sessions) load(key string, row store.SessionInfo) (*openSession, error) {
 	sess, err := s.app.ws.LoadSession(key)
 	if err != nil {
 		return nil, err
 	}
+	return s.opened(row, sess), nil
+}
+
+// opened is the opened session of the stored row, read as sess.
+func (s *Sessions) opened(row store.SessionInfo, sess *session.Session) *openSession {
 	o := newOpenSession(s.summary(row), row.Revision, sess)
 	o.info.Demo = s.isDemo(row.Source)
-	return o, nil
+	return o
 }
 
 func newOpenSession(info SessionInfo, revision int, sess *session.Session) *openSession {

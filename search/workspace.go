@@ -121,7 +121,7 @@ func (w *Workspace) Import(ctx context.Context, paths []string) (results []*stor
 // ImportUnindexed imports as [Workspace.Import] does but leaves the index
 // behind: the caller syncs it (Search does before it searches). An app
 // uses it to show an imported session before its text is indexed.
-func (w *Workspace) ImportUnindexed(ctx context.Context, paths []string) (results []*store.ImportResult, errs []error) {
+func (w *Workspace) ImportUnindexed(ctx context.Context, paths []string, opts ...store.ImportOption) (results []*store.ImportResult, errs []error) {
 	var files []string
 	named := map[string]bool{}
 	for _, p := range paths {
@@ -134,7 +134,7 @@ func (w *Workspace) ImportUnindexed(ctx context.Context, paths []string) (result
 		files = append(files, expanded...)
 	}
 	for _, p := range files {
-		res, err := w.Store.ImportFile(ctx, p)
+		res, err := w.Store.ImportFile(ctx, p, opts...)
 		if err != nil {
 			if errors.Is(err, ingest.ErrUnknownFormat) && !named[filepath.Clean(p)] {
 				err = &SkippedError{Path: p, Err: ingest.ErrUnknownFormat}

@@ -32,6 +32,19 @@ func Stream(r io.Reader, name string, fn func(jsonl.Update) error) (*session.Ses
 // that looked at the file before: detection of a file whose head ends
 // inside its first value reads that whole value. A nil im detects.
 func StreamAs(im Importer, r io.Reader, name string, fn func(jsonl.Update) error) (*session.Session, error) {
+	return stream(im, r, name, fn, false)
+}
+
+// StreamKeeping is StreamAs for a caller that wants the whole session
+// too: the decoder keeps every entry it reported, and the session it
+// returns holds them all, as ReadFileAll's does.
+func StreamKeeping(im Importer, r io.Reader, name string, fn func(jsonl.Update) error) (*session.Session, error) {
+	return stream(im, r, name, fn, true)
+}
+
+// stream feeds r's lines to im's decoder and fn its updates; keep says
+// whether the decoder keeps the entries it reported.
+func stream(im Importer, r io.Reader, name string, fn func(jsonl.Update) error, keep bool) (*session.Session, error) {
 	br := bufio.NewReaderSize(r, SniffSize)
 	head, err := br.Peek(SniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
@@ -48,6 +61,9 @@ func StreamAs(im Importer, r io.Reader, name string, fn func(jsonl.Update) error
 	}
 	d := inc.NewDecoder(name)
 	rel, _ := d.(jsonl.Releaser)
+	if keep {
+		rel = nil
+	}
 	lr := jsonl.NewReader(br, 0)
 	f := &jsonl.Feeder{Decoder: d, Name: name}
 	for {

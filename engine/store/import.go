@@ -44,7 +44,26 @@ type SessionChange struct {
 	// file:line problems (none when nothing was decoded: an unchanged
 	// file).
 	Diagnostics []session.Diagnostic `json:"diagnostics,omitempty"`
+	// Decoded is the session as the import read it, equal to what Load
+	// returns for Key at Revision, so that whoever opens it next need
+	// not read it back. It is set only for an import asked to keep it
+	// ([KeepDecoded]) of a file read as it streams (one session).
+	Decoded  *session.Session `json:"-"`
+	Revision int              `json:"-"` // the session's revision, with Decoded
 }
+
+// ImportOption changes how [Store.ImportFile] imports.
+type ImportOption func(*importOptions)
+
+type importOptions struct {
+	keep bool
+}
+
+// KeepDecoded has an import hand back the session it decoded
+// ([SessionChange.Decoded]), for a caller that opens it next: it then
+// holds the whole session in memory, as opening it would. A folder's
+// import should not ask it.
+func KeepDecoded() ImportOption { return func(o *importOptions) { o.keep = true } }
 
 // sourceState is what the workspace knows of a file.
 type sourceState struct {
@@ -68,14 +87,18 @@ type sourceState struct {
 // several sessions write each as soon as it is read. The last line of a
 // JSON Lines file that is still being written (no newline, not yet valid
 // JSON) is left for the next import.
-func (s *Store) ImportFile(ctx context.Context, path string) (*ImportResult, error) {
+func (s *Store) ImportFile(ctx context.Context, path string, opts ...ImportOption) (*ImportResult, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", path, err)
 	}
-	res, err := s.importFile(ctx, abs, false)
+	var o importOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	res, err := s.importFile(ctx, abs, false, o)
 	if errors.Is(err, errNotPrefix) {
-		res, err = s.importFile(ctx, abs, true)
+		res, err = s.importFile(ctx, abs, true, o)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", path, err)
@@ -85,7 +108,7 @@ func (s *Store) ImportFile(ctx context.Context, path string) (*ImportResult, err
 
 // importFile imports the file at abs; rewrite turns an append into a
 // rewrite, for a file whose stored part turned out to have changed.
-func (s *Store) importFile(ctx context.Context, abs string, rewrite bool) (*ImportResult, error) {
+func (s *Store) importFile(ctx context.Context, abs string, rewrite bool, o importOptions) (*ImportResult, error) {
 	f, info, err := inputfile.Open(abs)
 	if err != nil {
 		return nil, err
@@ -143,7 +166,7 @@ func (s *Store) importFile(ctx context.Context, abs string, rewrite bool) (*Impo
 			return err
 		}
 		if ingest.CanStream(im, head) {
-			c, err := streamSession(tx, copy, srcID, act, im, body, abs)
+			c, err := streamSession(tx, copy, srcID, act, im, body, abs, o.keep)
 			if err != nil {
 				return err
 			}

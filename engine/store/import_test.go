@@ -55,6 +55,91 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestKeepDecoded checks that the session an import hands back
+// (KeepDecoded) is what Load reads back, at the revision stored: for every
+// shared session, and for a session file imported in halves, the second
+// import appending; and that an import not asked to keep it keeps nothing.
+func TestKeepDecoded(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	kept := 0
+	check := func(t *testing.T, res *ImportResult) {
+		t.Helper()
+		for _, c := range res.Sessions {
+			if c.Decoded == nil {
+				continue
+			}
+			kept++
+			got, err := s.Load(c.Key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, d := sessionJSON(t, got), sessionJSON(t, c.Decoded); !bytes.Equal(g, d) {
+				t.Fatalf("%s: the decoded session differs from the stored one:\n%s", c.Key, firstDiff(d, g))
+			}
+			if rev, err := s.Revision(ctx, c.Key); err != nil || rev != c.Revision {
+				t.Fatalf("%s: revision %d handed back, %d stored (%v)", c.Key, c.Revision, rev, err)
+			}
+		}
+	}
+	for _, path := range sharedSessions(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			copied := filepath.Join(t.TempDir(), filepath.Base(path))
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(copied, data, 0o644)
+			res, err := s.ImportFile(ctx, copied, KeepDecoded())
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := data[:min(len(data), ingest.SniffSize)]
+			im, err := ingest.DetectFile(copied, head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if streams := ingest.CanStream(im, head); streams != (res.Sessions[0].Decoded != nil) {
+				t.Fatalf("read as it streams: %v; decoded session handed back: %v", streams, !streams)
+			}
+			check(t, res)
+			for _, c := range mustImport(t, s, path).Sessions {
+				if c.Decoded != nil {
+					t.Fatalf("an import not asked to keep its session kept it")
+				}
+			}
+		})
+	}
+	t.Run("appended", func(t *testing.T) {
+		data, err := os.ReadFile(filepath.Join(sharedData, bigSession))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		grown := filepath.Join(t.TempDir(), "grown.jsonl")
+		os.WriteFile(grown, bytes.Join(lines[:len(lines)/2], nil), 0o644)
+		check(t, mustImportKeeping(t, s, grown))
+		os.WriteFile(grown, data, 0o644)
+		res := mustImportKeeping(t, s, grown)
+		if res.Action != ActionAppended || res.Sessions[0].Decoded == nil {
+			t.Fatalf("the second half: %s, decoded %v", res.Action, res.Sessions[0].Decoded != nil)
+		}
+		check(t, res)
+	})
+	if kept < 8 {
+		t.Fatalf("only %d imports handed back their session", kept)
+	}
+}
+
+func mustImportKeeping(t *testing.T, s *Store, path string) *ImportResult {
+	t.Helper()
+	res, err := s.ImportFile(context.Background(), path, KeepDecoded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // firstDiff shows the first differing line of two texts.
 func firstDiff(a, b []byte) string {
 	al, bl := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))

@@ -61,8 +61,9 @@ const generationSize = 4096
 // streamSession imports the session of a line-oriented file read from r,
 // of the format im detected. act is the import's action; for ActionAppended and ActionReplaced the
 // source's stored session is reused. copy, when not nil, writes rows in
-// batches (see txWriter).
-func streamSession(tx *sql.Tx, copy copyRows, srcID int64, act Action, im ingest.Importer, r io.Reader, path string) (SessionChange, error) {
+// batches (see txWriter). keep hands back the session decoded, whole, with
+// its revision (SessionChange.Decoded).
+func streamSession(tx *sql.Tx, copy copyRows, srcID int64, act Action, im ingest.Importer, r io.Reader, path string, keep bool) (SessionChange, error) {
 	w, err := newTxWriter(tx, copy)
 	if err != nil {
 		return SessionChange{}, err
@@ -81,12 +82,22 @@ func streamSession(tx *sql.Tx, copy copyRows, srcID int64, act Action, im ingest
 			return change, err
 		}
 	}
-	ss, err := ingest.StreamAs(im, r, path, sw.update)
+	streamAs := ingest.StreamAs
+	if keep {
+		streamAs = ingest.StreamKeeping
+	}
+	ss, err := streamAs(im, r, path, sw.update)
 	if err != nil {
 		return change, err
 	}
 	if err := sw.finish(ss, &change); err != nil {
 		return change, err
+	}
+	if keep {
+		if err := tx.QueryRow(`SELECT revision FROM sessions WHERE id = ?`, sw.id).Scan(&change.Revision); err != nil {
+			return change, fmt.Errorf("read revision: %w", err)
+		}
+		change.Decoded = ss
 	}
 	return change, nil
 }

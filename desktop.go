@@ -54,7 +54,7 @@ func runDesktop(env *cli.Env, file string) error {
 		// Sessions dropped on the window are imported by path.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		Linux:       &linux.Options{Icon: icon, ProgramName: "ctxscope"},
-		Bind:        a.Bindings(),
+		Bind:        []any{a.Bridge()},
 	})
 }
 

@@ -69,7 +69,7 @@ func abandonAfter(t testing.TB, a *App, key string, p debug.Params, wait time.Du
 	cancelled := make(chan time.Time, 1)
 	timer := time.AfterFunc(wait, func() { cancelled <- time.Now(); cancel() })
 	defer timer.Stop()
-	_, err := a.debugger.memory(ctx, key, p)
+	_, err := a.debugger.Memory(ctx, key, p)
 	if err == nil {
 		return 0, nil
 	}
@@ -113,7 +113,7 @@ func TestAbandonedMemoryStopsAndResumes(t *testing.T) {
 		}
 		t.Logf("abandoned after %v: %v of CPU in the 500 ms from 100 ms after", wait, ranOn)
 	}
-	resumed, err := a.debugger.memory(context.Background(), info.Key, p)
+	resumed, err := a.debugger.Memory(context.Background(), info.Key, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestAbandonedMemoryStopsAndResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := b.debugger.memory(context.Background(), infoB.Key, p)
+	whole, err := b.debugger.Memory(context.Background(), infoB.Key, p)
 	if err != nil {
 		t.Fatal(err)
 	}

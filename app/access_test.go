@@ -117,7 +117,7 @@ func TestLaunchPrincipalAnnotatesUnderOneName(t *testing.T) {
 	if p, err := a.LaunchPrincipal("Lee"); err != nil || p.Name != "lee" || p.Role != RoleOperator || !p.Launch {
 		t.Errorf("LaunchPrincipal(Lee) = %+v, %v", p, err)
 	}
-	if _, err := a.annotate.SetAnnotator("Rui"); err != nil {
+	if _, err := a.annotate.SetAnnotator(context.Background(), "Rui"); err != nil {
 		t.Fatal(err)
 	}
 	if p, err := a.LaunchPrincipal(""); err != nil || p.Name != "rui" {

@@ -27,11 +27,7 @@ func queueSetting(set string) string { return "annotate.queue." + set }
 // Annotator returns the annotator name marks are made under, "" when none
 // is set: on a shared server, the name of the signed-in user's token;
 // otherwise the name this app's user set.
-func (a *Annotations) Annotator() (string, error) {
-	return a.annotator(context.Background())
-}
-
-func (a *Annotations) annotator(ctx context.Context) (string, error) {
+func (a *Annotations) Annotator(ctx context.Context) (string, error) {
 	a.app.called("Annotations.Annotator")
 	return a.who(ctx)
 }
@@ -49,11 +45,7 @@ func (a *Annotations) who(ctx context.Context) (string, error) {
 // SetAnnotator sets the annotator name: 1 to 64 characters, no control
 // characters. A signed-in user of a shared server annotates under their
 // token's name and cannot take another.
-func (a *Annotations) SetAnnotator(name string) (string, error) {
-	return a.setAnnotator(context.Background(), name)
-}
-
-func (a *Annotations) setAnnotator(ctx context.Context, name string) (string, error) {
+func (a *Annotations) SetAnnotator(ctx context.Context, name string) (string, error) {
 	a.app.called("Annotations.SetAnnotator", name)
 	if user := userOf(ctx); user != "" {
 		if strings.TrimSpace(name) != user {
@@ -87,11 +79,7 @@ type QueueEntry struct {
 }
 
 // Queue returns the set's queue with the current annotator's progress.
-func (a *Annotations) Queue(set string) ([]QueueEntry, error) {
-	return a.queueEntries(context.Background(), set)
-}
-
-func (a *Annotations) queueEntries(ctx context.Context, set string) ([]QueueEntry, error) {
+func (a *Annotations) Queue(ctx context.Context, set string) ([]QueueEntry, error) {
 	a.app.called("Annotations.Queue", set)
 	return a.entries(ctx, set)
 }
@@ -128,11 +116,7 @@ func (a *Annotations) entries(ctx context.Context, set string) ([]QueueEntry, er
 }
 
 // AddLoCoMo queues LoCoMo questions by index.
-func (a *Annotations) AddLoCoMo(set string, indexes []int) ([]QueueEntry, error) {
-	return a.addLoCoMo(context.Background(), set, indexes)
-}
-
-func (a *Annotations) addLoCoMo(ctx context.Context, set string, indexes []int) ([]QueueEntry, error) {
+func (a *Annotations) AddLoCoMo(ctx context.Context, set string, indexes []int) ([]QueueEntry, error) {
 	a.app.called("Annotations.AddLoCoMo", set, indexes)
 	qs, err := a.mem.Questions(set)
 	if err != nil {
@@ -149,11 +133,7 @@ func (a *Annotations) addLoCoMo(ctx context.Context, set string, indexes []int) 
 }
 
 // AddCustom queues a question the user wrote.
-func (a *Annotations) AddCustom(set, text string) ([]QueueEntry, error) {
-	return a.addCustom(context.Background(), set, text)
-}
-
-func (a *Annotations) addCustom(ctx context.Context, set, text string) ([]QueueEntry, error) {
+func (a *Annotations) AddCustom(ctx context.Context, set, text string) ([]QueueEntry, error) {
 	a.app.called("Annotations.AddCustom", set, text)
 	if _, err := a.mem.get(set); err != nil {
 		return nil, err
@@ -166,11 +146,7 @@ func (a *Annotations) addCustom(ctx context.Context, set, text string) ([]QueueE
 }
 
 // Remove takes a question off the queue; its marks stay.
-func (a *Annotations) Remove(set, id string) ([]QueueEntry, error) {
-	return a.remove(context.Background(), set, id)
-}
-
-func (a *Annotations) remove(ctx context.Context, set, id string) ([]QueueEntry, error) {
+func (a *Annotations) Remove(ctx context.Context, set, id string) ([]QueueEntry, error) {
 	a.app.called("Annotations.Remove", set, id)
 	return a.update(ctx, set, func(q annotate.Queue) annotate.Queue { return q.Remove(id) })
 }
@@ -213,11 +189,7 @@ type Task struct {
 
 // Task returns a queued question's retrieved items (default retrieval)
 // with the current annotator's marks.
-func (a *Annotations) Task(set, question string) (*Task, error) {
-	return a.taskOf(context.Background(), set, question)
-}
-
-func (a *Annotations) taskOf(ctx context.Context, set, question string) (*Task, error) {
+func (a *Annotations) Task(ctx context.Context, set, question string) (*Task, error) {
 	a.app.called("Annotations.Task", set, question)
 	q, err := a.queue(set)
 	if err != nil {
@@ -282,11 +254,7 @@ type Mark struct {
 }
 
 // Mark stores a judgement at once, under the current annotator.
-func (a *Annotations) Mark(m Mark) (store.Annotation, error) {
-	return a.mark(context.Background(), m)
-}
-
-func (a *Annotations) mark(ctx context.Context, m Mark) (store.Annotation, error) {
+func (a *Annotations) Mark(ctx context.Context, m Mark) (store.Annotation, error) {
 	a.app.called("Annotations.Mark", m)
 	who, err := a.who(ctx)
 	if err != nil {

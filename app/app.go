@@ -158,10 +158,10 @@ func (a *App) Shutdown(ctx context.Context) {
 	}
 }
 
-// Bindings returns the services the desktop window binds. Each exports
-// exactly the methods [BoundMethods] lists, which is what serve mode
-// calls through [App.Invoke].
-func (a *App) Bindings() []any {
+// services returns the services whose methods the page calls. Each
+// exports exactly the methods [BoundMethods] lists, which both the desktop
+// window ([Bridge]) and serve mode ([App.Invoke]) reach, and nothing else.
+func (a *App) services() []any {
 	return []any{a.sessions, a.ui, a.debugger, a.live, a.memory, a.annotate}
 }
 

@@ -43,7 +43,7 @@ func TestBindingsAreCurrent(t *testing.T) {
 // generateBindings writes the TypeScript of a's bound services.
 func generateBindings(a *App) (string, error) {
 	var svcs []bindgen.Service
-	for _, b := range a.Bindings() {
+	for _, b := range a.services() {
 		name := reflect.TypeOf(b).Elem().Name()
 		svcs = append(svcs, bindgen.Service{Value: b, Methods: boundMethods[name]})
 	}

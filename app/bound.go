@@ -60,8 +60,7 @@ func (e *ArgumentError) Error() string { return e.Method + ": " + e.Problem }
 // return its error.
 func (a *App) Invoke(ctx context.Context, service, method string, args []json.RawMessage) (any, error) {
 	name := service + "." + method
-	fn, ok := a.dispatch()[name]
-	if !ok {
+	if _, ok := a.dispatch()[name]; !ok {
 		return nil, fmt.Errorf("%w %s", ErrNoMethod, name)
 	}
 	p, ok := principalOf(ctx)
@@ -70,6 +69,18 @@ func (a *App) Invoke(ctx context.Context, service, method string, args []json.Ra
 	}
 	if err := authorize(p, name, args); err != nil {
 		return nil, err
+	}
+	return a.call(ctx, service, method, args)
+}
+
+// call calls the bound method service.method with its JSON arguments,
+// under ctx when the method takes a context first: [App.Invoke] after its
+// checks, and the desktop window's [Bridge].
+func (a *App) call(ctx context.Context, service, method string, args []json.RawMessage) (any, error) {
+	name := service + "." + method
+	fn, ok := a.dispatch()[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %s", ErrNoMethod, name)
 	}
 	t := fn.Type()
 	in := make([]reflect.Value, 0, t.NumIn())
@@ -104,52 +115,17 @@ var (
 	errorType   = reflect.TypeOf((*error)(nil)).Elem()
 )
 
-// dispatch maps each bound method's name to the function Invoke calls:
-// the method itself, or for the methods that can run long, the variant
-// that takes a context first.
+// dispatch maps each bound method's name to the method Invoke calls.
 func (a *App) dispatch() map[string]reflect.Value {
 	a.dispatchOnce.Do(func() {
 		a.dispatchTable = map[string]reflect.Value{}
-		for _, b := range a.Bindings() {
+		for _, b := range a.services() {
 			v := reflect.ValueOf(b)
 			svc := v.Elem().Type().Name()
 			for _, m := range boundMethods[svc] {
 				a.dispatchTable[svc+"."+m] = v.MethodByName(m)
 			}
 		}
-		for name, fn := range a.contextVariants() {
-			a.dispatchTable[name] = reflect.ValueOf(fn)
-		}
 	})
 	return a.dispatchTable
-}
-
-// contextVariants lists the bound methods that take the call's context, with
-// the variant of each that Invoke calls: those whose work can run long
-// stop when their context ends (the bound method itself, what the desktop
-// window calls, runs the same variant under a context that only a newer
-// call of the same method cancels), and those of the annotation queue
-// make their marks under the call's principal (WithPrincipal), whose role
-// UI.Environment reports.
-func (a *App) contextVariants() map[string]any {
-	return map[string]any{
-		"Annotations.Annotator":    a.annotate.annotator,
-		"Annotations.SetAnnotator": a.annotate.setAnnotator,
-		"Annotations.Queue":        a.annotate.queueEntries,
-		"Annotations.AddLoCoMo":    a.annotate.addLoCoMo,
-		"Annotations.AddCustom":    a.annotate.addCustom,
-		"Annotations.Remove":       a.annotate.remove,
-		"Annotations.Task":         a.annotate.taskOf,
-		"Annotations.Mark":         a.annotate.mark,
-		"Sessions.Timeline":        a.sessions.timeline,
-		"UI.Environment":           a.ui.environment,
-		"Debugger.Replay":          a.debugger.replayTimeline,
-		"Debugger.ReplayStep":      a.debugger.replayStep,
-		"Debugger.Context":         a.debugger.context,
-		"Debugger.Sweep":           a.debugger.sweep,
-		"Debugger.Graph":           a.debugger.graph,
-		"Debugger.Memory":          a.debugger.memory,
-		"Debugger.MemoryVariants":  a.debugger.memoryVariants,
-		"Memory.Graph":             a.memory.graph,
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -20,7 +21,7 @@ import (
 func TestBoundMethodsAreExplicit(t *testing.T) {
 	a := newApp(t, Options{})
 	seen := map[string]bool{}
-	for _, b := range a.Bindings() {
+	for _, b := range a.services() {
 		typ := reflect.TypeOf(b)
 		svc := typ.Elem().Name()
 		seen[svc] = true
@@ -42,37 +43,57 @@ func TestBoundMethodsAreExplicit(t *testing.T) {
 	}
 }
 
-// TestContextVariantsMatchTheirMethods checks that the context variant
-// serve mode calls takes the same arguments and returns the same results
-// as the bound method the desktop calls.
-func TestContextVariantsMatchTheirMethods(t *testing.T) {
+// TestBoundSurface checks the bound surface against its golden file: each
+// bound method once, with its Go signature. A change to what the page may
+// call shows in review; `go test ./app -run TestBoundSurface
+// -update-bindings` rewrites the file. The desktop window binds the
+// Bridge alone, whose one method reaches these.
+func TestBoundSurface(t *testing.T) {
 	a := newApp(t, Options{})
-	bound := map[string]reflect.Type{}
-	for _, b := range a.Bindings() {
-		v := reflect.ValueOf(b)
-		for _, m := range boundMethods[v.Elem().Type().Name()] {
-			bound[v.Elem().Type().Name()+"."+m] = v.MethodByName(m).Type()
+	var lines []string
+	for _, name := range BoundMethods() {
+		fn, ok := a.dispatch()[name]
+		if !ok {
+			t.Fatalf("%s is listed but not dispatched", name)
+		}
+		lines = append(lines, name+" "+strings.TrimPrefix(fn.Type().String(), "func"))
+	}
+	got := strings.Join(lines, "\n") + "\n"
+	const golden = "testdata/bound-surface.txt"
+	if *updateBindings {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
-	for name, fn := range a.contextVariants() {
-		want, ok := bound[name]
-		if !ok {
-			t.Errorf("%s is not a bound method", name)
-			continue
-		}
-		got := reflect.TypeOf(fn)
-		if got.NumIn() != want.NumIn()+1 || got.In(0) != contextType {
-			t.Errorf("%s: variant %v does not take a context before %v's arguments", name, got, want)
-			continue
-		}
-		for i := 0; i < want.NumIn(); i++ {
-			if got.In(i+1) != want.In(i) {
-				t.Errorf("%s: argument %d is %v, the method's %v", name, i+1, got.In(i+1), want.In(i))
-			}
-		}
-		if got.NumOut() != want.NumOut() || got.Out(0) != want.Out(0) {
-			t.Errorf("%s: variant returns %v, the method %v", name, got, want)
-		}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Fatalf("the bound surface is not %s; review the change, then run go test ./app -run TestBoundSurface -update-bindings:\n%s", golden, got)
+	}
+	bridge := reflect.TypeOf(a.Bridge())
+	if bridge.NumMethod() != 1 || bridge.Method(0).Name != "Call" {
+		t.Fatalf("the desktop window's binding exports %d methods; it must export Call alone", bridge.NumMethod())
+	}
+}
+
+// TestBridgeCallsTheBoundMethods checks that the window's one binding
+// reaches the bound methods, decoding their arguments as Invoke does, and
+// nothing else.
+func TestBridgeCallsTheBoundMethods(t *testing.T) {
+	a := newApp(t, Options{})
+	b := a.Bridge()
+	out, err := b.Call("Debugger", "Policies", nil)
+	if err != nil || !reflect.DeepEqual(out, a.debugger.Policies()) {
+		t.Fatalf("Debugger.Policies through the bridge: %v, %v", out, err)
+	}
+	if _, err := b.Call("App", "Close", nil); !errors.Is(err, ErrNoMethod) {
+		t.Errorf("App.Close through the bridge: %v, want ErrNoMethod", err)
+	}
+	var argErr *ArgumentError
+	if _, err := b.Call("Sessions", "Open", []json.RawMessage{json.RawMessage(`{"not":"a string"}`)}); !errors.As(err, &argErr) {
+		t.Errorf("Sessions.Open with an object through the bridge: %v", err)
 	}
 }
 
@@ -119,7 +140,7 @@ func TestNewerReplaySupersedesOne(t *testing.T) {
 		first <- err
 	}()
 	time.Sleep(5 * time.Millisecond)
-	if _, err := d.replayTimeline(context.Background(), info.Key, p); err != nil {
+	if _, err := d.Replay(context.Background(), info.Key, p); err != nil {
 		t.Fatalf("the newer call: %v", err)
 	}
 	err = <-first

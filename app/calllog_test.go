@@ -12,10 +12,8 @@ import (
 )
 
 // TestEveryBoundMethodLogsItsCall checks the sources: each bound method
-// records its call first, with every argument, so that the call log sees
-// all that the frontend sends. A method that hands its work to a variant
-// taking a context (return x.v(context.Background(), args...)) is checked
-// through the variant, which serve mode calls directly.
+// records its call first, with every argument the frontend sends (all but
+// the call's context), so that the call log sees all of it.
 func TestEveryBoundMethodLogsItsCall(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
@@ -47,13 +45,6 @@ func TestEveryBoundMethodLogsItsCall(t *testing.T) {
 		}
 		seen++
 		params := paramNames(fn)
-		if variant := delegate(fn, params); variant != "" {
-			recv, _, _ := strings.Cut(name, ".")
-			if fn = funcs[recv+"."+variant]; fn == nil {
-				t.Errorf("%s: delegates to %s, which is not declared", name, variant)
-				continue
-			}
-		}
 		if !logsFirst(fn, name, params) {
 			t.Errorf("%s: %s does not start with app.called(%q, %s)", fset.Position(fn.Pos()), name, name, strings.Join(params, ", "))
 		}
@@ -63,44 +54,18 @@ func TestEveryBoundMethodLogsItsCall(t *testing.T) {
 	}
 }
 
+// paramNames returns the names of fn's parameters, but for a context.
 func paramNames(fn *ast.FuncDecl) []string {
 	var params []string
 	for _, p := range fn.Type.Params.List {
+		if sel, ok := p.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Context" {
+			continue
+		}
 		for _, n := range p.Names {
 			params = append(params, n.Name)
 		}
 	}
 	return params
-}
-
-// delegate returns the name of the method fn hands its call to when its
-// body is just return x.v(context.Background(), params...), or "".
-func delegate(fn *ast.FuncDecl, params []string) string {
-	if len(fn.Body.List) != 1 {
-		return ""
-	}
-	ret, ok := fn.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return ""
-	}
-	call, ok := ret.Results[0].(*ast.CallExpr)
-	if !ok || len(call.Args) != len(params)+1 {
-		return ""
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return ""
-	}
-	bg, ok := call.Args[0].(*ast.CallExpr)
-	if s, ok2 := bg.Fun.(*ast.SelectorExpr); !ok || !ok2 || s.Sel.Name != "Background" {
-		return ""
-	}
-	for i, p := range params {
-		if id, ok := call.Args[i+1].(*ast.Ident); !ok || id.Name != p {
-			return ""
-		}
-	}
-	return sel.Sel.Name
 }
 
 func logsFirst(fn *ast.FuncDecl, name string, params []string) bool {

@@ -145,11 +145,7 @@ func (d *Debugger) Threads(key string) ([]debug.ThreadInfo, error) {
 // timeline says which were used. Requests over budget come without the
 // reason (Debugger.Context gives it per request; ExportReplay gives them
 // all). A newer call supersedes one that is still preparing.
-func (d *Debugger) Replay(key string, p debug.Params) (*debug.Timeline, error) {
-	return d.replayTimeline(context.Background(), key, p)
-}
-
-func (d *Debugger) replayTimeline(ctx context.Context, key string, p debug.Params) (*debug.Timeline, error) {
+func (d *Debugger) Replay(ctx context.Context, key string, p debug.Params) (*debug.Timeline, error) {
 	d.app.called("Debugger.Replay", key, p)
 	ctx, done := d.app.latest.begin(ctx, "Debugger.Replay")
 	defer done()
@@ -167,11 +163,7 @@ func (d *Debugger) replayTimeline(ctx context.Context, key string, p debug.Param
 // category too; a view leaves it out while τ is dragged, and asks for it
 // at the τ the drag ends on. A newer call of either supersedes one that
 // is still preparing.
-func (d *Debugger) ReplayStep(key string, p debug.Params, split bool) (*debug.Step, error) {
-	return d.replayStep(context.Background(), key, p, split)
-}
-
-func (d *Debugger) replayStep(ctx context.Context, key string, p debug.Params, split bool) (*debug.Step, error) {
+func (d *Debugger) ReplayStep(ctx context.Context, key string, p debug.Params, split bool) (*debug.Step, error) {
 	d.app.called("Debugger.ReplayStep", key, p, split)
 	ctx, done := d.app.latest.begin(ctx, "Debugger.Replay")
 	defer done()
@@ -211,11 +203,7 @@ func (d *Debugger) resolved(ctx context.Context, key string, p debug.Params) (*p
 
 // Context returns the exact input of request k under p, with every
 // missing part attributed, breakdowns and the diff from request k−1.
-func (d *Debugger) Context(key string, p debug.Params, k int) (*debug.Context, error) {
-	return d.context(context.Background(), key, p, k)
-}
-
-func (d *Debugger) context(ctx context.Context, key string, p debug.Params, k int) (*debug.Context, error) {
+func (d *Debugger) Context(ctx context.Context, key string, p debug.Params, k int) (*debug.Context, error) {
 	d.app.called("Debugger.Context", key, p, k)
 	ctx, done := d.app.latest.begin(ctx, "Debugger.Context")
 	defer done()
@@ -239,11 +227,7 @@ func (d *Debugger) Block(key string, p debug.Params, k, i, b int) (string, error
 
 // Sweep replays each policy at every budget from `from` to `to` in steps
 // of step (at most 400 budgets).
-func (d *Debugger) Sweep(key string, p debug.Params, policies []string, from, to, step int) ([]cwl.Curve, error) {
-	return d.sweep(context.Background(), key, p, policies, from, to, step)
-}
-
-func (d *Debugger) sweep(ctx context.Context, key string, p debug.Params, policies []string, from, to, step int) ([]cwl.Curve, error) {
+func (d *Debugger) Sweep(ctx context.Context, key string, p debug.Params, policies []string, from, to, step int) ([]cwl.Curve, error) {
 	d.app.called("Debugger.Sweep", key, p, policies, from, to, step)
 	if step <= 0 || to < from || (to-from)/step+1 > maxSweepBudgets {
 		return nil, fmt.Errorf("a sweep takes at most %d budgets with a positive step", maxSweepBudgets)

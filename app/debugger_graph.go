@@ -11,11 +11,7 @@ import (
 // Graph returns the episode DAG of request k's context, laid out once per
 // context so that it keeps its place while the request changes, with each
 // episode's state at request k.
-func (d *Debugger) Graph(key string, p debug.Params, k int) (*graphs.Drawing, error) {
-	return d.graph(context.Background(), key, p, k)
-}
-
-func (d *Debugger) graph(ctx context.Context, key string, p debug.Params, k int) (*graphs.Drawing, error) {
+func (d *Debugger) Graph(ctx context.Context, key string, p debug.Params, k int) (*graphs.Drawing, error) {
 	d.app.called("Debugger.Graph", key, p, k)
 	ctx, done := d.app.latest.begin(ctx, "Debugger.Graph")
 	defer done()

@@ -106,11 +106,7 @@ type RecallPlace struct {
 // and from the new entries only when a live session grows; its recall
 // index is built once per revision and thread, so that a new τ costs a
 // replay and an evaluation, not an index.
-func (d *Debugger) Memory(key string, p debug.Params) (*SessionMemory, error) {
-	return d.memory(context.Background(), key, p)
-}
-
-func (d *Debugger) memory(ctx context.Context, key string, p debug.Params) (*SessionMemory, error) {
+func (d *Debugger) Memory(ctx context.Context, key string, p debug.Params) (*SessionMemory, error) {
 	d.app.called("Debugger.Memory", key, p)
 	ctx, done := d.app.latest.begin(ctx, "Debugger.Memory")
 	defer done()
@@ -248,11 +244,7 @@ const maxVariantBudgets = 16
 // each budget: the paper policy at τ − B with the memory's recall of at
 // most B tokens injected at each look-back, against the paper policy at
 // τ (see recall.Variant). The replies carry the totals, not the events.
-func (d *Debugger) MemoryVariants(key string, p debug.Params, budgets []int) ([]*recall.Variant, error) {
-	return d.memoryVariants(context.Background(), key, p, budgets)
-}
-
-func (d *Debugger) memoryVariants(ctx context.Context, key string, p debug.Params, budgets []int) ([]*recall.Variant, error) {
+func (d *Debugger) MemoryVariants(ctx context.Context, key string, p debug.Params, budgets []int) ([]*recall.Variant, error) {
 	d.app.called("Debugger.MemoryVariants", key, p, budgets)
 	if len(budgets) == 0 || len(budgets) > maxVariantBudgets {
 		return nil, fmt.Errorf("between 1 and %d budgets, not %d", maxVariantBudgets, len(budgets))

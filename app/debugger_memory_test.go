@@ -21,7 +21,7 @@ func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := debug.Params{Policy: "paper", Budget: 20000, Episodes: "inferred"}
-	sm, err := a.debugger.Memory(info.Key, p)
+	sm, err := a.debugger.Memory(context.Background(), info.Key, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
 	if first == nil {
 		t.Fatal("no recall index kept")
 	}
-	if _, err := a.debugger.Memory(info.Key, debug.Params{Policy: "paper", Budget: 40000, Episodes: "inferred"}); err != nil {
+	if _, err := a.debugger.Memory(context.Background(), info.Key, debug.Params{Policy: "paper", Budget: 40000, Episodes: "inferred"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, x := range lm.indexes {
@@ -58,7 +58,7 @@ func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
 		if len(it.Spans) > 1 || it.Where.Message < 0 {
 			continue
 		}
-		c, err := a.debugger.Context(info.Key, p, last.Evicted)
+		c, err := a.debugger.Context(context.Background(), info.Key, p, last.Evicted)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := debug.Params{Policy: "paper", Budget: 30000}
-	before, err := a.debugger.Memory(info.Key, p)
+	before, err := a.debugger.Memory(context.Background(), info.Key, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 	}
 	defer a.live.Unfollow(info.Key)
 	appendAndWait(t, rec, path, rest, 453)
-	after, err := a.debugger.Memory(info.Key, p)
+	after, err := a.debugger.Memory(context.Background(), info.Key, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestMemoryVariantsAddUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := debug.Params{Episodes: "inferred"}
-	vs, err := a.debugger.MemoryVariants(info.Key, p, []int{20000, 40000})
+	vs, err := a.debugger.MemoryVariants(context.Background(), info.Key, p, []int{20000, 40000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestMemoryVariantsAddUp(t *testing.T) {
 		t.Error("no look-back at τ 20000")
 	}
 	for _, bad := range [][]int{nil, {400}, make([]int, maxVariantBudgets+1)} {
-		if _, err := a.debugger.MemoryVariants(info.Key, p, bad); err == nil {
+		if _, err := a.debugger.MemoryVariants(context.Background(), info.Key, p, bad); err == nil {
 			t.Errorf("budgets %v accepted", bad)
 		}
 	}
@@ -178,7 +178,7 @@ func TestLocatePassage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm, err := a.debugger.Memory(info.Key, debug.Params{Policy: "paper", Budget: 20000, Episodes: "inferred"})
+	sm, err := a.debugger.Memory(context.Background(), info.Key, debug.Params{Policy: "paper", Budget: 20000, Episodes: "inferred"})
 	if err != nil {
 		t.Fatal(err)
 	}

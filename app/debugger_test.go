@@ -31,19 +31,19 @@ func TestDebuggerServices(t *testing.T) {
 		t.Fatalf("threads: %v %v", threads, err)
 	}
 	p := debug.Params{Thread: 5, Counter: "estimate", Episodes: "inferred", Policy: "paper", Budget: 8000}
-	tl, err := d.Replay(info.Key, p)
+	tl, err := d.Replay(context.Background(), info.Key, p)
 	if err != nil || len(tl.After) != 53 || len(tl.Evictions) == 0 {
 		t.Fatalf("replay: %v evictions of %d requests, %v", len(tl.Evictions), len(tl.After), err)
 	}
 	// A step is the part of the replay the budget changes, defaults
 	// resolved as Replay resolves them.
 	for _, q := range []debug.Params{p, {Thread: 5, Counter: "estimate", Policy: "paper"}} {
-		full, err := d.Replay(info.Key, q)
+		full, err := d.Replay(context.Background(), info.Key, q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, split := range []bool{true, false} {
-			st, err := d.ReplayStep(info.Key, q, split)
+			st, err := d.ReplayStep(context.Background(), info.Key, q, split)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +56,7 @@ func TestDebuggerServices(t *testing.T) {
 		}
 	}
 	k := tl.Evictions[0].Request
-	c, err := d.Context(info.Key, p, k)
+	c, err := d.Context(context.Background(), info.Key, p, k)
 	if err != nil || c.Tokens != tl.After[k] {
 		t.Fatalf("context: %v", err)
 	}
@@ -77,7 +77,7 @@ func TestDebuggerServices(t *testing.T) {
 	if !found {
 		t.Error("no block was cut: the test does not exercise Block")
 	}
-	g, err := d.Graph(info.Key, p, k)
+	g, err := d.Graph(context.Background(), info.Key, p, k)
 	if err != nil || len(g.Nodes) == 0 {
 		t.Fatalf("graph: %v", err)
 	}
@@ -88,14 +88,14 @@ func TestDebuggerServices(t *testing.T) {
 	if states[graphs.StateEvicted]+states[graphs.StateStripped] == 0 {
 		t.Errorf("no evicted node at an eviction: %v", states)
 	}
-	curves, err := d.Sweep(info.Key, p, []string{"paper", "pi-cwl"}, 4000, 24000, 4000)
+	curves, err := d.Sweep(context.Background(), info.Key, p, []string{"paper", "pi-cwl"}, 4000, 24000, 4000)
 	if err != nil || len(curves) != 2 || len(curves[0].Points) != 6 {
 		t.Fatalf("sweep: %v", err)
 	}
-	if _, err := d.Sweep(info.Key, p, []string{"paper"}, 0, 1_000_000, 1); err == nil {
+	if _, err := d.Sweep(context.Background(), info.Key, p, []string{"paper"}, 0, 1_000_000, 1); err == nil {
 		t.Error("an oversized sweep was accepted")
 	}
-	if _, err := d.Replay(info.Key, debug.Params{Thread: 0, Policy: "nope"}); err == nil {
+	if _, err := d.Replay(context.Background(), info.Key, debug.Params{Thread: 0, Policy: "nope"}); err == nil {
 		t.Error("an unknown policy was accepted")
 	}
 	csv, err := d.ExportReplay(info.Key, p, "csv")
@@ -293,7 +293,7 @@ func TestDefaultsShareTheirReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := a.debugger
-	tl, err := d.Replay(info.Key, debug.Params{Thread: 5, Policy: "paper"})
+	tl, err := d.Replay(context.Background(), info.Key, debug.Params{Thread: 5, Policy: "paper"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestDefaultsShareTheirReplay(t *testing.T) {
 	if !ok {
 		t.Fatalf("no replay held for the defaults; held: %v", d.replays.keys())
 	}
-	if _, err := d.Context(info.Key, resolved, 0); err != nil {
+	if _, err := d.Context(context.Background(), info.Key, resolved, 0); err != nil {
 		t.Fatal(err)
 	}
 	if got, ok := d.replays.held(info.Key + "/" + resolved.Key()); !ok || got != asked {

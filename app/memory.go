@@ -160,11 +160,7 @@ type GraphRequest struct {
 
 // Graph lays out the knowledge graph, or an ego graph, with the force
 // layout. Layouts are cached until the memory changes.
-func (s *Memory) Graph(r GraphRequest) (*graphs.KnowledgeView, error) {
-	return s.graph(context.Background(), r)
-}
-
-func (s *Memory) graph(ctx context.Context, r GraphRequest) (*graphs.KnowledgeView, error) {
+func (s *Memory) Graph(ctx context.Context, r GraphRequest) (*graphs.KnowledgeView, error) {
 	s.app.called("Memory.Graph", r)
 	ctx, done := s.app.latest.begin(ctx, "Memory.Graph")
 	defer done()

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/csv"
 	"slices"
 	"strings"
@@ -74,7 +75,7 @@ func TestMemoryService(t *testing.T) {
 	}
 
 	// The whole graph, then Caroline's ego graph.
-	g, err := a.memory.Graph(GraphRequest{Set: set})
+	g, err := a.memory.Graph(context.Background(), GraphRequest{Set: set})
 	if err != nil || len(g.Nodes) != infos[0].Stats.Entities || len(g.Edges) != infos[0].Stats.Relations {
 		t.Fatalf("graph: %d nodes %d edges %v", len(g.Nodes), len(g.Edges), err)
 	}
@@ -92,7 +93,7 @@ func TestMemoryService(t *testing.T) {
 		t.Fatalf("find: %+v %v", found, err)
 	}
 	caro := found[0].ID
-	ego, err := a.memory.Graph(GraphRequest{Set: set, Center: caro, Hops: 1})
+	ego, err := a.memory.Graph(context.Background(), GraphRequest{Set: set, Center: caro, Hops: 1})
 	if err != nil || ego.Nodes[0].ID != caro || ego.Nodes[0].Hop != 0 || len(ego.Nodes) < 10 {
 		t.Fatalf("ego: %+v %v", ego, err)
 	}
@@ -189,41 +190,41 @@ func TestAnnotationsService(t *testing.T) {
 	a := newApp(t, Options{})
 	set := buildConv0(t, a)
 	an := a.annotate
-	if _, err := an.AddLoCoMo(set, []int{0, 1}); err != nil {
+	if _, err := an.AddLoCoMo(context.Background(), set, []int{0, 1}); err != nil {
 		t.Fatal(err)
 	}
-	q, err := an.AddCustom(set, "What does Melanie paint?")
+	q, err := an.AddCustom(context.Background(), set, "What does Melanie paint?")
 	if err != nil || len(q) != 3 || q[2].Text != "What does Melanie paint?" || q[0].Items == 0 {
 		t.Fatalf("queue %+v %v", q, err)
 	}
 	yes, no := true, false
-	if _, err := an.Mark(Mark{Set: set, Question: "locomo:0", Item: "", Sufficient: &yes}); err == nil {
+	if _, err := an.Mark(context.Background(), Mark{Set: set, Question: "locomo:0", Item: "", Sufficient: &yes}); err == nil {
 		t.Error("marked without an annotator name")
 	}
 	label := func(who string, helpful []bool, sufficient bool) {
-		if _, err := an.SetAnnotator(who); err != nil {
+		if _, err := an.SetAnnotator(context.Background(), who); err != nil {
 			t.Fatal(err)
 		}
-		task, err := an.Task(set, "locomo:0")
+		task, err := an.Task(context.Background(), set, "locomo:0")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, h := range helpful {
-			if _, err := an.Mark(Mark{Set: set, Question: "locomo:0", Item: task.Items[i].Key, Helpful: &h}); err != nil {
+			if _, err := an.Mark(context.Background(), Mark{Set: set, Question: "locomo:0", Item: task.Items[i].Key, Helpful: &h}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := an.Mark(Mark{Set: set, Question: "locomo:0", Sufficient: &sufficient, Notes: "context by " + who}); err != nil {
+		if _, err := an.Mark(context.Background(), Mark{Set: set, Question: "locomo:0", Sufficient: &sufficient, Notes: "context by " + who}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	label("ann", []bool{true, true, false, false}, true)
 	label("bob", []bool{true, false, false, false}, true)
-	task, _ := an.Task(set, "locomo:0")
+	task, _ := an.Task(context.Background(), set, "locomo:0")
 	if task.Annotator != "bob" || *task.Items[1].Helpful || task.Sufficient == nil || task.Notes != "context by bob" {
 		t.Errorf("bob's task %+v", task)
 	}
-	if _, err := an.Mark(Mark{Set: set, Question: "locomo:0", Item: task.Items[0].Key, Helpful: &no, Sufficient: &yes}); err == nil {
+	if _, err := an.Mark(context.Background(), Mark{Set: set, Question: "locomo:0", Item: task.Items[0].Key, Helpful: &no, Sufficient: &yes}); err == nil {
 		t.Error("an item judged sufficient was accepted")
 	}
 	ag, err := an.Agreement(set)

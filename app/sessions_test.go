@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"math"
@@ -43,7 +44,7 @@ func TestNewWorkspaceGetsTheDemoOnce(t *testing.T) {
 	if !info.Demo || info.Requests != 32 || info.Errors != 0 || info.Format != "pi" {
 		t.Fatalf("demo: %+v", info)
 	}
-	v, err := a.sessions.Timeline(info.Key, "estimate")
+	v, err := a.sessions.Timeline(context.Background(), info.Key, "estimate")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestTimelineBreakdownsAddUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, counter := range []string{"estimate", "o200k"} {
-		v, err := a.sessions.Timeline(info.Key, counter)
+		v, err := a.sessions.Timeline(context.Background(), info.Key, counter)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,11 +159,11 @@ func TestOpenPathErrors(t *testing.T) {
 	if _, err := a.sessions.OpenPath("/nonexistent/x.jsonl"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := a.sessions.Timeline("nope", "estimate"); !errors.Is(err, ErrNotFound) {
+	if _, err := a.sessions.Timeline(context.Background(), "nope", "estimate"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown key: %v", err)
 	}
 	info, _ := a.sessions.OpenDemo()
-	if _, err := a.sessions.Timeline(info.Key, "gpt2"); err == nil {
+	if _, err := a.sessions.Timeline(context.Background(), info.Key, "gpt2"); err == nil {
 		t.Error("unknown counter accepted")
 	}
 	if _, err := a.sessions.OpenDialog(); !errors.Is(err, ErrNoDialog) {

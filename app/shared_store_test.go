@@ -61,18 +61,18 @@ func TestTwoAppsShareAPostgresWorkspace(t *testing.T) {
 	}
 
 	for app, name := range map[*App]string{a: "ann-a", b: "ann-b"} {
-		if _, err := app.annotate.SetAnnotator(name); err != nil {
+		if _, err := app.annotate.SetAnnotator(context.Background(), name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if who, _ := a.annotate.Annotator(); who != "ann-a" {
+	if who, _ := a.annotate.Annotator(context.Background()); who != "ann-a" {
 		t.Fatalf("the first annotator is now %q: the second's name overwrote it", who)
 	}
 	set := buildConv0(t, a)
-	if _, err := a.annotate.AddLoCoMo(set, []int{0}); err != nil {
+	if _, err := a.annotate.AddLoCoMo(context.Background(), set, []int{0}); err != nil {
 		t.Fatal(err)
 	}
-	q, err := b.annotate.AddLoCoMo(set, []int{1})
+	q, err := b.annotate.AddLoCoMo(context.Background(), set, []int{1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +80,13 @@ func TestTwoAppsShareAPostgresWorkspace(t *testing.T) {
 		t.Fatalf("the queue has %d questions after one added through each app, want 2", len(q))
 	}
 	for i, app := range []*App{a, b} {
-		task, err := app.annotate.Task(set, q[0].ID)
+		task, err := app.annotate.Task(context.Background(), set, q[0].ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for j, it := range task.Items {
 			helpful := j%2 == 0 || (i == 1 && j == 1) // they disagree on item 1
-			if _, err := app.annotate.Mark(Mark{Set: set, Question: q[0].ID, Item: it.Key, Helpful: &helpful}); err != nil {
+			if _, err := app.annotate.Mark(context.Background(), Mark{Set: set, Question: q[0].ID, Item: it.Key, Helpful: &helpful}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -28,11 +28,7 @@ func (s *Sessions) Counters() []string {
 // Timeline measures every request of the session's main thread with the
 // named counter ("estimate", "o200k" or "cl100k"). The first call for a
 // BPE counter tokenizes the session; later calls reuse the counts.
-func (s *Sessions) Timeline(id, counter string) (TimelineView, error) {
-	return s.timeline(context.Background(), id, counter)
-}
-
-func (s *Sessions) timeline(ctx context.Context, id, counter string) (TimelineView, error) {
+func (s *Sessions) Timeline(ctx context.Context, id, counter string) (TimelineView, error) {
 	s.app.called("Sessions.Timeline", id, counter)
 	ctx, done := s.app.latest.begin(ctx, "Sessions.Timeline")
 	defer done()

@@ -34,11 +34,7 @@ type Environment struct {
 const guideSetting = "ui.guideSeen"
 
 // Environment reports what the host offers.
-func (u *UI) Environment() Environment {
-	return u.environment(context.Background())
-}
-
-func (u *UI) environment(ctx context.Context) Environment {
+func (u *UI) Environment(ctx context.Context) Environment {
 	u.app.called("UI.Environment")
 	desktop := u.app.platform.Desktop()
 	env := Environment{Desktop: desktop, Dialogs: desktop, Upload: !desktop, Guide: !u.noGuide && !u.guideSeen(), Role: RoleOperator}

@@ -1,11 +1,12 @@
 // The one module through which the frontend reaches Go. In the desktop
-// window it calls the Wails bindings (window.go.app.<Service>.<Method>);
-// in serve mode it posts to /api/call/<Service>/<Method>. Everything else
-// in the frontend goes through lib/api.ts, which calls this.
+// window it calls the window's one binding, Bridge.Call(service, method,
+// args); in serve mode it posts the same to /api/call/<Service>/<Method>.
+// Go decodes and dispatches both the same way (app.App.Invoke, app.Bridge).
+// Everything else in the frontend goes through lib/api/, which calls this.
 
 declare global {
   interface Window {
-    go?: Record<string, Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>>;
+    go?: { app?: { Bridge?: { Call(service: string, method: string, args: unknown[]): Promise<unknown> } } };
     runtime?: {
       EventsOn(name: string, cb: (data: unknown) => void): () => void;
       OnFileDrop?(cb: (x: number, y: number, paths: string[]) => void, useDropTarget: boolean): void;
@@ -28,10 +29,10 @@ function desktopTransport(): Transport {
   return {
     mode: 'desktop',
     async call<T>(service: string, method: string, args: unknown[]): Promise<T> {
-      const fn = window.go?.app?.[service]?.[method];
-      if (!fn) throw new Error(`no binding ${service}.${method}`);
+      const bridge = window.go?.app?.Bridge;
+      if (!bridge) throw new Error('the window has no binding');
       try {
-        return (await fn(...args)) as T;
+        return (await bridge.Call(service, method, args)) as T;
       } catch (e) {
         throw new Error(typeof e === 'string' ? e : String((e as Error)?.message ?? e));
       }

@@ -49,7 +49,7 @@ func repeatedPiSession(t testing.TB, copies int) string {
 func openIndexed(t testing.TB, path string) *App {
 	t.Helper()
 	a := newApp(t, Options{})
-	if _, err := a.sessions.OpenPath(path); err != nil {
+	if _, err := a.sessions.OpenPath(context.Background(), path); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.ws.Sync(context.Background()); err != nil {
@@ -95,7 +95,7 @@ func TestAbandonedMemoryStopsAndResumes(t *testing.T) {
 	path := repeatedPiSession(t, 4)
 	p := debug.Params{Policy: "paper", Budget: 20000}
 	a := openIndexed(t, path)
-	info, err := a.sessions.OpenPath(path)
+	info, err := a.sessions.OpenPath(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestAbandonedMemoryStopsAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newApp(t, Options{})
-	infoB, err := b.sessions.OpenPath(path)
+	infoB, err := b.sessions.OpenPath(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func BenchmarkAbandonedMemory(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		a := openIndexed(b, path)
-		info, err := a.sessions.OpenPath(path)
+		info, err := a.sessions.OpenPath(context.Background(), path)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -118,7 +118,7 @@ func (a *Annotations) entries(ctx context.Context, set string) ([]QueueEntry, er
 // AddLoCoMo queues LoCoMo questions by index.
 func (a *Annotations) AddLoCoMo(ctx context.Context, set string, indexes []int) ([]QueueEntry, error) {
 	a.app.called("Annotations.AddLoCoMo", set, indexes)
-	qs, err := a.mem.Questions(set)
+	qs, err := a.mem.Questions(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -212,13 +212,13 @@ func (a *Annotations) Task(ctx context.Context, set, question string) (*Task, er
 
 func (a *Annotations) task(set string, x annotate.Question, who string, marks []store.Annotation) (*Task, error) {
 	req := RetrieveRequest{Set: set, Index: x.Index, Question: x.Text, Mode: "default"}
-	res, err := a.mem.Retrieve(req)
+	res, err := a.mem.Retrieve(context.Background(), req)
 	if err != nil {
 		return nil, err
 	}
 	t := &Task{Question: x, Text: res.Question, Annotator: who, Items: make([]TaskItem, len(res.Items)), Tokens: res.Tokens}
 	if x.Index >= 0 {
-		if qs, err := a.mem.Questions(set); err == nil && x.Index < len(qs) {
+		if qs, err := a.mem.Questions(context.Background(), set); err == nil && x.Index < len(qs) {
 			t.Category = qs[x.Index].Kind
 		}
 	}
@@ -291,7 +291,7 @@ func (a *Annotations) latest(set string) ([]store.Annotation, error) {
 }
 
 // Marks returns every annotator's latest marks of a set.
-func (a *Annotations) Marks(set string) ([]store.Annotation, error) {
+func (a *Annotations) Marks(ctx context.Context, set string) ([]store.Annotation, error) {
 	a.app.called("Annotations.Marks", set)
 	out, err := a.latest(set)
 	if out == nil {
@@ -302,9 +302,9 @@ func (a *Annotations) Marks(set string) ([]store.Annotation, error) {
 
 // Agreement returns the agreement between annotators per category:
 // Cohen's kappa for two, Fleiss' kappa for more.
-func (a *Annotations) Agreement(set string) ([]annotate.CategoryAgreement, error) {
+func (a *Annotations) Agreement(ctx context.Context, set string) ([]annotate.CategoryAgreement, error) {
 	a.app.called("Annotations.Agreement", set)
-	all, err := a.app.ws.Store.Annotations(context.Background(), set)
+	all, err := a.app.ws.Store.Annotations(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +321,7 @@ type ExportFile struct {
 
 // Export writes every annotator's latest marks of a set as "jsonl" or
 // "csv", with each question's and item's text.
-func (a *Annotations) Export(set, format string) (ExportFile, error) {
+func (a *Annotations) Export(ctx context.Context, set, format string) (ExportFile, error) {
 	a.app.called("Annotations.Export", set, format)
 	lm, err := a.mem.get(set)
 	if err != nil {
@@ -335,7 +335,7 @@ func (a *Annotations) Export(set, format string) (ExportFile, error) {
 	if err != nil {
 		return ExportFile{}, err
 	}
-	qs, _ := a.mem.Questions(set)
+	qs, _ := a.mem.Questions(ctx, set)
 	rows := make([]annotate.Row, 0, len(marks))
 	for _, m := range marks {
 		r := annotate.Row{Scope: m.Scope, QuestionID: m.Question, Item: m.Item, ItemKind: "context", Annotator: m.Annotator,

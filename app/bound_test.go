@@ -85,7 +85,7 @@ func TestBridgeCallsTheBoundMethods(t *testing.T) {
 	a := newApp(t, Options{})
 	b := a.Bridge()
 	out, err := b.Call("Debugger", "Policies", nil)
-	if err != nil || !reflect.DeepEqual(out, a.debugger.Policies()) {
+	if err != nil || !reflect.DeepEqual(out, a.debugger.Policies(context.Background())) {
 		t.Fatalf("Debugger.Policies through the bridge: %v, %v", out, err)
 	}
 	if _, err := b.Call("App", "Close", nil); !errors.Is(err, ErrNoMethod) {
@@ -126,7 +126,7 @@ func TestInvokeCallsOnlyBoundMethods(t *testing.T) {
 // each other.
 func TestNewerReplaySupersedesOne(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(claudeSession)
+	info, err := a.sessions.OpenPath(context.Background(), claudeSession)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestNewerReplaySupersedesOne(t *testing.T) {
 // any more is cancelled, and that the next call prepares afresh.
 func TestAbandonedPreparationStops(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(claudeSession)
+	info, err := a.sessions.OpenPath(context.Background(), claudeSession)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"go/ast"
 	"go/parser"
@@ -98,11 +99,11 @@ func logsFirst(fn *ast.FuncDecl, name string, params []string) bool {
 func TestCallLogRecordsArguments(t *testing.T) {
 	var buf bytes.Buffer
 	a := newApp(t, Options{CallLog: &buf})
-	info, err := a.sessions.Initial()
+	info, err := a.sessions.Initial(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.debugger.Threads(info.Key); err != nil {
+	if _, err := a.debugger.Threads(context.Background(), info.Key); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")

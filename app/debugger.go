@@ -117,20 +117,20 @@ func validParams(p debug.Params) error {
 // tokens, fitted on the usage the thread reports), then the estimator and
 // the BPE counters. A replay whose counter is "" calibrates when the
 // thread reports usage and estimates when it does not.
-func (d *Debugger) Counters() []string {
+func (d *Debugger) Counters(ctx context.Context) []string {
 	d.app.called("Debugger.Counters")
 	return debug.Counters()
 }
 
 // Policies lists the replay policies, the default first.
-func (d *Debugger) Policies() []string {
+func (d *Debugger) Policies(ctx context.Context) []string {
 	d.app.called("Debugger.Policies")
 	return cwl.Policies
 }
 
 // Threads lists the threads of a session: the main thread, subagents and
 // sidechains, with their requests and branches.
-func (d *Debugger) Threads(key string) ([]debug.ThreadInfo, error) {
+func (d *Debugger) Threads(ctx context.Context, key string) ([]debug.ThreadInfo, error) {
 	d.app.called("Debugger.Threads", key)
 	o, err := d.app.sessions.get(key)
 	if err != nil {
@@ -216,9 +216,9 @@ func (d *Debugger) Context(ctx context.Context, key string, p debug.Params, k in
 
 // Block returns the whole text of block b of message i of request k's
 // context, for blocks a context view shows cut.
-func (d *Debugger) Block(key string, p debug.Params, k, i, b int) (string, error) {
+func (d *Debugger) Block(ctx context.Context, key string, p debug.Params, k, i, b int) (string, error) {
 	d.app.called("Debugger.Block", key, p, k, i, b)
-	r, err := d.replay(context.Background(), key, p)
+	r, err := d.replay(ctx, key, p)
 	if err != nil {
 		return "", err
 	}

@@ -13,7 +13,7 @@ import (
 
 // ExportReplay returns a replay as a JSON or CSV document, for the
 // browser to download.
-func (d *Debugger) ExportReplay(key string, p debug.Params, format string) (string, error) {
+func (d *Debugger) ExportReplay(ctx context.Context, key string, p debug.Params, format string) (string, error) {
 	d.app.called("Debugger.ExportReplay", key, p, format)
 	return d.exportReplay(key, p, format)
 }
@@ -39,7 +39,7 @@ func (d *Debugger) exportReplay(key string, p debug.Params, format string) (stri
 
 // ExportTimelineSVG returns a replay's timeline drawn as SVG by Go, for
 // the browser to download.
-func (d *Debugger) ExportTimelineSVG(key string, p debug.Params) (string, error) {
+func (d *Debugger) ExportTimelineSVG(ctx context.Context, key string, p debug.Params) (string, error) {
 	d.app.called("Debugger.ExportTimelineSVG", key, p)
 	return d.timelineSVG(key, p)
 }
@@ -54,7 +54,7 @@ func (d *Debugger) timelineSVG(key string, p debug.Params) (string, error) {
 
 // SaveTimelineSVG asks where to save a replay's timeline as SVG and
 // writes it there.
-func (d *Debugger) SaveTimelineSVG(key string, p debug.Params) (string, error) {
+func (d *Debugger) SaveTimelineSVG(ctx context.Context, key string, p debug.Params) (string, error) {
 	d.app.called("Debugger.SaveTimelineSVG", key, p)
 	doc, err := d.timelineSVG(key, p)
 	if err != nil {
@@ -66,7 +66,7 @@ func (d *Debugger) SaveTimelineSVG(key string, p debug.Params) (string, error) {
 // SaveReplay asks the user where to save a replay as JSON or CSV (the
 // desktop's save dialog) and writes it there. It returns the path, ""
 // when the user cancels.
-func (d *Debugger) SaveReplay(key string, p debug.Params, format string) (string, error) {
+func (d *Debugger) SaveReplay(ctx context.Context, key string, p debug.Params, format string) (string, error) {
 	d.app.called("Debugger.SaveReplay", key, p, format)
 	doc, err := d.exportReplay(key, p, format)
 	if err != nil {
@@ -77,9 +77,9 @@ func (d *Debugger) SaveReplay(key string, p debug.Params, format string) (string
 
 // SaveGraph asks where to save the episode graph of request k as SVG and
 // writes it there, drawn by package graphviz.
-func (d *Debugger) SaveGraph(key string, p debug.Params, k int) (string, error) {
+func (d *Debugger) SaveGraph(ctx context.Context, key string, p debug.Params, k int) (string, error) {
 	d.app.called("Debugger.SaveGraph", key, p, k)
-	r, err := d.replay(context.Background(), key, p)
+	r, err := d.replay(ctx, key, p)
 	if err != nil {
 		return "", err
 	}

@@ -282,7 +282,7 @@ type PassagePlace struct {
 // was read from shows: its thread, the first request whose input holds
 // it, the message's index in that context and the block's index. The
 // passage id is one package code writes ("t2:entry#block.chunk").
-func (d *Debugger) LocatePassage(key, passage string) (PassagePlace, error) {
+func (d *Debugger) LocatePassage(ctx context.Context, key, passage string) (PassagePlace, error) {
 	d.app.called("Debugger.LocatePassage", key, passage)
 	ref, ok := code.ParseRef(passage)
 	if !ok {

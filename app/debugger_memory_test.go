@@ -16,7 +16,7 @@ import (
 // there, and evicted.
 func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")
+	info, err := a.sessions.OpenPath(context.Background(), piDir+"pi-cwl__before-compaction.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 	rec := &appendRecorder{seen: make(chan struct{}, 1)}
 	a.SetPlatform(rec)
 	path, rest := halfSession(t)
-	info, err := a.sessions.OpenPath(path)
+	info, err := a.sessions.OpenPath(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,10 +111,10 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 	}
 	sm, _ := a.debugger.memories.cache.held(info.Key)
 	reader := sm.reader
-	if err := a.live.Follow(info.Key); err != nil {
+	if err := a.live.Follow(context.Background(), info.Key); err != nil {
 		t.Fatal(err)
 	}
-	defer a.live.Unfollow(info.Key)
+	defer a.live.Unfollow(context.Background(), info.Key)
 	appendAndWait(t, rec, path, rest, 453)
 	after, err := a.debugger.Memory(context.Background(), info.Key, p)
 	if err != nil {
@@ -145,7 +145,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 // the recalls stay within B each, and a bad call is refused.
 func TestMemoryVariantsAddUp(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")
+	info, err := a.sessions.OpenPath(context.Background(), piDir+"pi-cwl__before-compaction.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestMemoryVariantsAddUp(t *testing.T) {
 // it was read from, and refuses ids that name nothing.
 func TestLocatePassage(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")
+	info, err := a.sessions.OpenPath(context.Background(), piDir+"pi-cwl__before-compaction.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestLocatePassage(t *testing.T) {
 	}
 	lb := sm.LookBacks[0]
 	for _, p := range lb.Memory.Passages {
-		got, err := a.debugger.LocatePassage(info.Key, p.ID)
+		got, err := a.debugger.LocatePassage(context.Background(), info.Key, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +196,7 @@ func TestLocatePassage(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "D1:3", "t9:L1#0", "Lnope#0"} {
-		if _, err := a.debugger.LocatePassage(info.Key, bad); err == nil {
+		if _, err := a.debugger.LocatePassage(context.Background(), info.Key, bad); err == nil {
 			t.Errorf("%q located", bad)
 		}
 	}
@@ -210,7 +210,7 @@ func TestSessionMemoriesKeepTheNewest(t *testing.T) {
 	for _, f := range []string{"pi/agent-sessions__pi-v3-small.jsonl", "pi/pi-cwl__assistant-message-with-thinking-code.json",
 		"codex/claude-code-log__rollout-2026-01-02-synthetic.jsonl", "claude-code/claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl",
 		"swe-agent/swe-agent__gpt4-default__pydicom-1458.traj"} {
-		info, err := a.sessions.OpenPath("../testdata/shared/sessions/" + f)
+		info, err := a.sessions.OpenPath(context.Background(), "../testdata/shared/sessions/"+f)
 		if err != nil {
 			t.Fatal(err)
 		}

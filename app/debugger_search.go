@@ -34,12 +34,12 @@ type Hits struct {
 // Search runs a plain-words search over the workspace, or over one
 // session when key is not empty, and locates the hits of that session
 // among its requests.
-func (d *Debugger) Search(query, key string, size int) (*Hits, error) {
+func (d *Debugger) Search(ctx context.Context, query, key string, size int) (*Hits, error) {
 	d.app.called("Debugger.Search", query, key, size)
 	if strings.TrimSpace(query) == "" {
 		return &Hits{Hits: []Hit{}}, nil
 	}
-	res, err := d.app.ws.Search(context.Background(), search.Request{Query: query, Mode: search.ModePlain, Session: key, Size: max(1, min(size, 200))})
+	res, err := d.app.ws.Search(ctx, search.Request{Query: query, Mode: search.ModePlain, Session: key, Size: max(1, min(size, 200))})
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (d *Debugger) Search(query, key string, size int) (*Hits, error) {
 
 // Locate returns where entry number entry of thread thread of a session
 // shows among the thread's requests.
-func (d *Debugger) Locate(key string, thread, entry int) (debug.Location, error) {
+func (d *Debugger) Locate(ctx context.Context, key string, thread, entry int) (debug.Location, error) {
 	d.app.called("Debugger.Locate", key, thread, entry)
 	o, err := d.app.sessions.get(key)
 	if err != nil {

@@ -18,7 +18,7 @@ const claudeSession = "../testdata/shared/sessions/claude-code/claude-code-viewe
 
 func TestDebuggerServices(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(claudeSession)
+	info, err := a.sessions.OpenPath(context.Background(), claudeSession)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestDebuggerServices(t *testing.T) {
 		t.Errorf("stats: peak %d, total %d", info.Peak, info.Tokens)
 	}
 	d := a.debugger
-	threads, err := d.Threads(info.Key)
+	threads, err := d.Threads(context.Background(), info.Key)
 	if err != nil || len(threads) != 6 {
 		t.Fatalf("threads: %v %v", threads, err)
 	}
@@ -67,7 +67,7 @@ func TestDebuggerServices(t *testing.T) {
 			if !bl.Truncated {
 				continue
 			}
-			whole, err := d.Block(info.Key, p, k, it.I, b)
+			whole, err := d.Block(context.Background(), info.Key, p, k, it.I, b)
 			if err != nil || len(whole) != bl.Size || !strings.HasPrefix(whole, bl.Text) {
 				t.Fatalf("block %d/%d: %d bytes, want %d: %v", it.I, b, len(whole), bl.Size, err)
 			}
@@ -98,22 +98,22 @@ func TestDebuggerServices(t *testing.T) {
 	if _, err := d.Replay(context.Background(), info.Key, debug.Params{Thread: 0, Policy: "nope"}); err == nil {
 		t.Error("an unknown policy was accepted")
 	}
-	csv, err := d.ExportReplay(info.Key, p, "csv")
+	csv, err := d.ExportReplay(context.Background(), info.Key, p, "csv")
 	if err != nil || strings.Count(csv, "\n") != 54 {
 		t.Fatalf("export: %d lines, %v", strings.Count(csv, "\n"), err)
 	}
-	if _, err := d.SaveReplay(info.Key, p, "csv"); err == nil {
+	if _, err := d.SaveReplay(context.Background(), info.Key, p, "csv"); err == nil {
 		t.Error("saving without a dialog should fail with ErrNoDialog")
 	}
 }
 
 func TestSearchHitsAreLocated(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(claudeSession)
+	info, err := a.sessions.OpenPath(context.Background(), claudeSession)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.debugger.Search("CLAUDE.md", info.Key, 50)
+	res, err := a.debugger.Search(context.Background(), "CLAUDE.md", info.Key, 50)
 	if err != nil || len(res.Hits) == 0 {
 		t.Fatalf("search: %v %v", res, err)
 	}
@@ -124,7 +124,7 @@ func TestSearchHitsAreLocated(t *testing.T) {
 		}
 		if h.Request >= 0 {
 			located++
-			l, err := a.debugger.Locate(info.Key, h.ThreadIndex, h.EntryIndex)
+			l, err := a.debugger.Locate(context.Background(), info.Key, h.ThreadIndex, h.EntryIndex)
 			if err != nil || l.Request != h.Request || l.Message != h.Message {
 				t.Fatalf("Locate %+v, hit %+v: %v", l, h, err)
 			}
@@ -133,7 +133,7 @@ func TestSearchHitsAreLocated(t *testing.T) {
 	if located == 0 {
 		t.Error("no hit was located among the requests")
 	}
-	all, err := a.debugger.Search("CLAUDE.md", "", 10)
+	all, err := a.debugger.Search(context.Background(), "CLAUDE.md", "", 10)
 	if err != nil || len(all.Hits) == 0 || all.Hits[0].Request != -1 {
 		t.Fatalf("workspace search: %+v %v", all, err)
 	}
@@ -212,18 +212,18 @@ func TestLiveSessionAppends(t *testing.T) {
 	rec := &appendRecorder{seen: make(chan struct{}, 1)}
 	a.SetPlatform(rec)
 	path, rest := halfSession(t)
-	info, err := a.sessions.OpenPath(path)
+	info, err := a.sessions.OpenPath(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.live.Follow(info.Key); err != nil {
+	if err := a.live.Follow(context.Background(), info.Key); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.sessions.MarkSeen(info.Key, info.Requests); err != nil {
+	if err := a.sessions.MarkSeen(context.Background(), info.Key, info.Requests); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("appended event %v after the write", appendAndWait(t, rec, path, rest, 453))
-	list, err := a.sessions.List()
+	list, err := a.sessions.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,8 +232,8 @@ func TestLiveSessionAppends(t *testing.T) {
 			t.Fatalf("listed %+v", s)
 		}
 	}
-	a.live.Unfollow(info.Key)
-	if len(a.live.Following()) != 0 {
+	a.live.Unfollow(context.Background(), info.Key)
+	if len(a.live.Following(context.Background())) != 0 {
 		t.Error("still following")
 	}
 }
@@ -242,7 +242,7 @@ func TestLiveSessionAppends(t *testing.T) {
 // checks that concurrent first calls share one preparation.
 func TestPreparedThreadsAreBounded(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(claudeSession)
+	info, err := a.sessions.OpenPath(context.Background(), claudeSession)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestPreparedThreadsAreBounded(t *testing.T) {
 // preparing a declared replay.
 func TestDefaultsShareTheirReplay(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(claudeSession)
+	info, err := a.sessions.OpenPath(context.Background(), claudeSession)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestDefaultsShareTheirReplay(t *testing.T) {
 func TestEpisodeModeIsResolvedOncePerThread(t *testing.T) {
 	a := newApp(t, Options{})
 	for _, path := range []string{claudeSession, "demo/demo-fix-pagination.jsonl"} {
-		info, err := a.sessions.OpenPath(path)
+		info, err := a.sessions.OpenPath(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,7 +35,7 @@ const maxWireCandidates = 500
 // proxy, and says for request k what was sent that the log lacks and what
 // the log holds that was not sent, in the tokens of counter ("" for the
 // session's).
-func (d *Debugger) Wire(key string, thread, k int, counter string) (WireView, error) {
+func (d *Debugger) Wire(ctx context.Context, key string, thread, k int, counter string) (WireView, error) {
 	d.app.called("Debugger.Wire", key, thread, k, counter)
 	o, err := d.app.sessions.get(key)
 	if err != nil {
@@ -48,7 +48,7 @@ func (d *Debugger) Wire(key string, thread, k int, counter string) (WireView, er
 		return WireView{Note: "this session was recorded by the proxy: it is the wire"}, nil
 	}
 	th := o.s.Threads[thread]
-	cands, err := d.wireCandidates(context.Background())
+	cands, err := d.wireCandidates(ctx)
 	if err != nil {
 		return WireView{}, err
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"time"
@@ -54,7 +55,7 @@ type discoverer struct {
 }
 
 // Discovery returns whether discovery is on and what it watches.
-func (l *Live) Discovery() (Discovery, error) {
+func (l *Live) Discovery(ctx context.Context) (Discovery, error) {
 	l.app.called("Live.Discovery")
 	on, err := l.discoveryOn()
 	if err != nil {
@@ -73,7 +74,7 @@ func (l *Live) discoveryOn() (bool, error) {
 // SetDiscovery turns the watching of the agents' session directories on
 // or off, and keeps the choice in the workspace. Turning it on imports
 // the sessions already there, in the background.
-func (l *Live) SetDiscovery(on bool) (Discovery, error) {
+func (l *Live) SetDiscovery(ctx context.Context, on bool) (Discovery, error) {
 	l.app.called("Live.SetDiscovery", on)
 	if err := l.app.local.put(discoverySetting, on); err != nil {
 		return Discovery{}, err

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,11 +73,11 @@ func TestDiscoveryImportsTheAgentsSessions(t *testing.T) {
 	a := newApp(t, Options{Workspace: workspace, Home: home})
 	rec := &eventRecorder{events: make(chan recorded, 1024)}
 	a.SetPlatform(rec)
-	d, err := a.live.Discovery()
+	d, err := a.live.Discovery(context.Background())
 	if err != nil || d.On || len(d.Dirs) != 1 || d.Dirs[0] != filepath.Join(home, ".claude", "projects") {
 		t.Fatalf("before: %+v %v", d, err)
 	}
-	if d, err = a.live.SetDiscovery(true); err != nil || !d.On {
+	if d, err = a.live.SetDiscovery(context.Background(), true); err != nil || !d.On {
 		t.Fatalf("on: %+v %v", d, err)
 	}
 
@@ -110,7 +111,7 @@ func TestDiscoveryImportsTheAgentsSessions(t *testing.T) {
 	f.Close()
 	rec.waitFor(t, EventAppended, func(v any) bool { return v.(Appended).Key == added })
 
-	list, err := a.sessions.List()
+	list, err := a.sessions.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,10 +128,10 @@ func TestDiscoveryImportsTheAgentsSessions(t *testing.T) {
 
 	// The choice outlives the app: a new one on the same workspace resumes
 	// discovery and picks up what was written while nothing watched.
-	if _, err := a.live.SetDiscovery(false); err != nil {
+	if _, err := a.live.SetDiscovery(context.Background(), false); err != nil {
 		t.Fatal(err)
 	}
-	a.live.SetDiscovery(true)
+	a.live.SetDiscovery(context.Background(), true)
 	a.Close()
 	third := realLines(t, "claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
 	if err := os.WriteFile(filepath.Join(project, "5c0375b4.jsonl"), []byte(strings.Join(third, "")), 0o644); err != nil {
@@ -154,13 +155,13 @@ func TestDiscoveryOffWatchesNothing(t *testing.T) {
 	a := newApp(t, Options{Home: home})
 	rec := &eventRecorder{events: make(chan recorded, 1024)}
 	a.SetPlatform(rec)
-	if _, err := a.live.SetDiscovery(true); err != nil {
+	if _, err := a.live.SetDiscovery(context.Background(), true); err != nil {
 		t.Fatal(err)
 	}
-	if d, err := a.live.SetDiscovery(false); err != nil || d.On {
+	if d, err := a.live.SetDiscovery(context.Background(), false); err != nil || d.On {
 		t.Fatalf("off: %+v %v", d, err)
 	}
-	before, err := a.sessions.List()
+	before, err := a.sessions.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestDiscoveryOffWatchesNothing(t *testing.T) {
 	}
 	// Longer than the watcher's poll and the coalescing wait together.
 	time.Sleep(1500 * time.Millisecond)
-	after, err := a.sessions.List()
+	after, err := a.sessions.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,9 +52,9 @@ func newLive(a *App) *Live { return &Live{app: a, following: map[string]*followe
 
 // Follow starts following a session's source file. Following a session
 // already followed does nothing.
-func (l *Live) Follow(key string) error {
+func (l *Live) Follow(ctx context.Context, key string) error {
 	l.app.called("Live.Follow", key)
-	row, err := l.app.ws.Store.Session(context.Background(), key)
+	row, err := l.app.ws.Store.Session(ctx, key)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("%w: %q", ErrNotFound, key)
@@ -86,7 +86,7 @@ func (l *Live) Follow(key string) error {
 
 // Unfollow stops following a session; it does nothing for a session not
 // followed.
-func (l *Live) Unfollow(key string) {
+func (l *Live) Unfollow(ctx context.Context, key string) {
 	l.app.called("Live.Unfollow", key)
 	l.mu.Lock()
 	f := l.following[key]
@@ -99,7 +99,7 @@ func (l *Live) Unfollow(key string) {
 }
 
 // Following lists the keys of the followed sessions, sorted.
-func (l *Live) Following() []string {
+func (l *Live) Following(ctx context.Context) []string {
 	l.app.called("Live.Following")
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -122,8 +122,8 @@ func (l *Live) isFollowing(key string) bool {
 func (l *Live) close() {
 	l.stopDiscovery()
 	l.stopProxy()
-	for _, k := range l.Following() {
-		l.Unfollow(k)
+	for _, k := range l.Following(context.Background()) {
+		l.Unfollow(context.Background(), k)
 	}
 }
 

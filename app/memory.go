@@ -104,15 +104,15 @@ type MemoryInfo struct {
 }
 
 // List returns the workspace's memories by name.
-func (s *Memory) List() ([]MemoryInfo, error) {
+func (s *Memory) List(ctx context.Context) ([]MemoryInfo, error) {
 	s.app.called("Memory.List")
-	sets, err := s.app.ws.Store.MemorySets(context.Background())
+	sets, err := s.app.ws.Store.MemorySets(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]MemoryInfo, 0, len(sets))
 	for _, set := range sets {
-		info, err := s.Info(set.Name)
+		info, err := s.Info(ctx, set.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +122,7 @@ func (s *Memory) List() ([]MemoryInfo, error) {
 }
 
 // Info describes one memory.
-func (s *Memory) Info(set string) (MemoryInfo, error) {
+func (s *Memory) Info(ctx context.Context, set string) (MemoryInfo, error) {
 	s.app.called("Memory.Info", set)
 	lm, err := s.get(set)
 	if err != nil {
@@ -140,9 +140,9 @@ func (s *Memory) Info(set string) (MemoryInfo, error) {
 }
 
 // Delete removes a memory from the workspace.
-func (s *Memory) Delete(set string) error {
+func (s *Memory) Delete(ctx context.Context, set string) error {
 	s.app.called("Memory.Delete", set)
-	if err := s.app.ws.DeleteMemory(context.Background(), set); err != nil {
+	if err := s.app.ws.DeleteMemory(ctx, set); err != nil {
 		return err
 	}
 	s.loaded.forget(set, "")
@@ -201,7 +201,7 @@ func (s *Memory) Graph(ctx context.Context, r GraphRequest) (*graphs.KnowledgeVi
 
 // Timeline returns the conversation's sessions and how the relations'
 // times are spread, for the time slider.
-func (s *Memory) Timeline(set string) (explore.Timeline, error) {
+func (s *Memory) Timeline(ctx context.Context, set string) (explore.Timeline, error) {
 	s.app.called("Memory.Timeline", set)
 	lm, err := s.get(set)
 	if err != nil {
@@ -212,7 +212,7 @@ func (s *Memory) Timeline(set string) (explore.Timeline, error) {
 
 // Entity returns an entity with its relations, their provenance, its
 // merges and the experience items linked to it.
-func (s *Memory) Entity(set, id string) (*explore.Entity, error) {
+func (s *Memory) Entity(ctx context.Context, set, id string) (*explore.Entity, error) {
 	s.app.called("Memory.Entity", set, id)
 	lm, err := s.get(set)
 	if err != nil {
@@ -223,7 +223,7 @@ func (s *Memory) Entity(set, id string) (*explore.Entity, error) {
 
 // FindEntities returns up to limit (at most 200; 20 when 0) entities
 // whose name or an alias contains text, best matches first.
-func (s *Memory) FindEntities(set, text string, limit int) ([]explore.Match, error) {
+func (s *Memory) FindEntities(ctx context.Context, set, text string, limit int) ([]explore.Match, error) {
 	s.app.called("Memory.FindEntities", set, text, limit)
 	lm, err := s.get(set)
 	if err != nil {
@@ -237,7 +237,7 @@ func (s *Memory) FindEntities(set, text string, limit int) ([]explore.Match, err
 
 // Merge merges entity drop into keep and saves the memory; Undo reverses
 // it.
-func (s *Memory) Merge(set, keep, drop string) (*explore.Entity, error) {
+func (s *Memory) Merge(ctx context.Context, set, keep, drop string) (*explore.Entity, error) {
 	s.app.called("Memory.Merge", set, keep, drop)
 	lm, err := s.get(set)
 	if err != nil {
@@ -254,11 +254,11 @@ func (s *Memory) Merge(set, keep, drop string) (*explore.Entity, error) {
 	if err := s.save(lm.m); err != nil {
 		return nil, err
 	}
-	return s.Entity(set, keep)
+	return s.Entity(ctx, set, keep)
 }
 
 // Undo reverses a merge (the latest one in force) and saves the memory.
-func (s *Memory) Undo(set, mergeID string) error {
+func (s *Memory) Undo(ctx context.Context, set, mergeID string) error {
 	s.app.called("Memory.Undo", set, mergeID)
 	lm, err := s.get(set)
 	if err != nil {
@@ -272,7 +272,7 @@ func (s *Memory) Undo(set, mergeID string) error {
 
 // Experiences returns the experience layer: clusters with their centre
 // text, members and items, and why each member is where it is.
-func (s *Memory) Experiences(set string) (explore.Experience, error) {
+func (s *Memory) Experiences(ctx context.Context, set string) (explore.Experience, error) {
 	s.app.called("Memory.Experiences", set)
 	lm, err := s.get(set)
 	if err != nil {
@@ -282,7 +282,7 @@ func (s *Memory) Experiences(set string) (explore.Experience, error) {
 }
 
 // Passage returns one passage.
-func (s *Memory) Passage(set, id string) (explore.Passage, error) {
+func (s *Memory) Passage(ctx context.Context, set, id string) (explore.Passage, error) {
 	s.app.called("Memory.Passage", set, id)
 	lm, err := s.get(set)
 	if err != nil {

@@ -58,7 +58,7 @@ func newJobs() *jobs { return &jobs{cancel: map[int]context.CancelFunc{}, state:
 // Build starts a memory build and returns its first state at once; the
 // build goes on in the background, reporting through EventBuild, and
 // replaces a memory of the same name when it is done. Cancel stops it.
-func (s *Memory) Build(r BuildRequest) (BuildState, error) {
+func (s *Memory) Build(ctx context.Context, r BuildRequest) (BuildState, error) {
 	s.app.called("Memory.Build", r)
 	src, err := s.buildSource(r)
 	if err != nil {
@@ -68,7 +68,8 @@ func (s *Memory) Build(r BuildRequest) (BuildState, error) {
 	if err != nil {
 		return BuildState{}, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	// The build outlives the call: only Cancel, or its end, stops it.
+	job, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.jobs.mu.Lock()
 	s.jobs.next++
 	st := BuildState{Job: s.jobs.next, Set: src.id, Stage: "building", Total: len(src.passages)}
@@ -81,7 +82,7 @@ func (s *Memory) Build(r BuildRequest) (BuildState, error) {
 		defer cancel()
 		m, err := src.read, error(nil)
 		if m == nil {
-			m, err = b.Build(ctx, src.id, src.passages)
+			m, err = b.Build(job, src.id, src.passages)
 		}
 		if err == nil {
 			m.From = src.from
@@ -114,7 +115,7 @@ func (s *Memory) report(st BuildState) {
 }
 
 // Cancel stops a running build. Cancelling a finished build does nothing.
-func (s *Memory) Cancel(job int) {
+func (s *Memory) Cancel(ctx context.Context, job int) {
 	s.app.called("Memory.Cancel", job)
 	s.jobs.mu.Lock()
 	cancel := s.jobs.cancel[job]
@@ -125,7 +126,7 @@ func (s *Memory) Cancel(job int) {
 }
 
 // Job returns a build's latest state.
-func (s *Memory) Job(job int) (BuildState, error) {
+func (s *Memory) Job(ctx context.Context, job int) (BuildState, error) {
 	s.app.called("Memory.Job", job)
 	s.jobs.mu.Lock()
 	defer s.jobs.mu.Unlock()
@@ -195,7 +196,7 @@ func (s *Memory) builder(extractor string) (*memory.Builder, error) {
 		b.Extractor = extract.Offline{}
 		return b, nil
 	case "llm":
-		cfg, err := s.LLMSettings()
+		cfg, err := s.LLMSettings(context.Background())
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +223,7 @@ type LLM struct {
 const llmSetting = "memory.llm"
 
 // LLMSettings returns the stored model configuration.
-func (s *Memory) LLMSettings() (LLM, error) {
+func (s *Memory) LLMSettings(ctx context.Context) (LLM, error) {
 	s.app.called("Memory.LLMSettings")
 	var cfg LLM
 	if _, err := s.app.local.get(llmSetting, &cfg); err != nil {
@@ -234,12 +235,12 @@ func (s *Memory) LLMSettings() (LLM, error) {
 
 // SetLLMSettings stores the base URL and model name of an
 // OpenAI-compatible chat-completions endpoint.
-func (s *Memory) SetLLMSettings(url, model string) (LLM, error) {
+func (s *Memory) SetLLMSettings(ctx context.Context, url, model string) (LLM, error) {
 	s.app.called("Memory.SetLLMSettings", url, model)
 	if err := s.app.local.put(llmSetting, LLM{URL: url, Model: model}); err != nil {
 		return LLM{}, err
 	}
-	return s.LLMSettings()
+	return s.LLMSettings(ctx)
 }
 
 // ImportRequest names MemWeaver's exported memory of one LoCoMo
@@ -254,7 +255,7 @@ type ImportRequest struct {
 
 // Import loads a MemWeaver export into the workspace as the memory
 // "imported-<conversation id>" and returns it.
-func (s *Memory) Import(r ImportRequest) (MemoryInfo, error) {
+func (s *Memory) Import(ctx context.Context, r ImportRequest) (MemoryInfo, error) {
 	s.app.called("Memory.Import", r)
 	if r.Graph == "" {
 		return MemoryInfo{}, fmt.Errorf("enter the path of kg_sample_N.json")
@@ -282,5 +283,5 @@ func (s *Memory) Import(r ImportRequest) (MemoryInfo, error) {
 		return MemoryInfo{}, err
 	}
 	s.app.logf("memory imported: %s", m.ID)
-	return s.Info(m.ID)
+	return s.Info(ctx, m.ID)
 }

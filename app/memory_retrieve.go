@@ -61,7 +61,7 @@ type Question struct {
 
 // Questions returns the LoCoMo questions of a memory built from LoCoMo;
 // none for other memories.
-func (s *Memory) Questions(set string) ([]Question, error) {
+func (s *Memory) Questions(ctx context.Context, set string) ([]Question, error) {
 	s.app.called("Memory.Questions", set)
 	lm, err := s.get(set)
 	if err != nil {
@@ -144,7 +144,7 @@ type StrongRetrieval struct {
 
 // Retrieve runs the memory's retrieval for a question and explains every
 // item. The first call for a memory embeds and indexes it.
-func (s *Memory) Retrieve(r RetrieveRequest) (*Retrieval, error) {
+func (s *Memory) Retrieve(ctx context.Context, r RetrieveRequest) (*Retrieval, error) {
 	s.app.called("Memory.Retrieve", r)
 	lm, err := s.get(r.Set)
 	if err != nil {
@@ -183,7 +183,7 @@ func (s *Memory) Retrieve(r RetrieveRequest) (*Retrieval, error) {
 		return nil, err
 	}
 	start := time.Now()
-	res, err := x.Retrieve(context.Background(), out.Question, cfg)
+	res, err := x.Retrieve(ctx, out.Question, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func (s *Memory) Retrieve(r RetrieveRequest) (*Retrieval, error) {
 	for i, it := range res.Items {
 		out.Items[i] = RetrievedItem{Item: it, Provenance: explore.Passages(lm.m, it.Passages)}
 	}
-	strong, err := x.Retrieve(context.Background(), out.Question, retrieve.PassagesOnly(cfg))
+	strong, err := x.Retrieve(ctx, out.Question, retrieve.PassagesOnly(cfg))
 	if err != nil {
 		return nil, err
 	}

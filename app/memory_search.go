@@ -39,7 +39,7 @@ type MemoryHits struct {
 }
 
 // Search searches one memory in the workspace index.
-func (s *Memory) Search(r MemorySearch) (*MemoryHits, error) {
+func (s *Memory) Search(ctx context.Context, r MemorySearch) (*MemoryHits, error) {
 	s.app.called("Memory.Search", r)
 	lm, err := s.get(r.Set)
 	if err != nil {
@@ -60,7 +60,7 @@ func (s *Memory) Search(r MemorySearch) (*MemoryHits, error) {
 		req.Before = time.UnixMilli(r.Before).UTC()
 	}
 	start := time.Now()
-	res, err := s.app.ws.Search(context.Background(), req)
+	res, err := s.app.ws.Search(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -30,17 +30,20 @@ func (r *buildRecorder) Emit(event string, data any) {
 }
 
 // buildConv0 builds LoCoMo conversation 0 through the service and waits
-// for the build to finish.
+// for the build to finish. The call's context ends as soon as the call
+// returns, as a served request's does: the build goes on.
 func buildConv0(t *testing.T, a *App) string {
 	t.Helper()
 	embedtest.Path(t)
-	st, err := a.memory.Build(BuildRequest{Source: "locomo", Path: locomoFile, Sample: 0, Extractor: "offline"})
+	call, end := context.WithCancel(context.Background())
+	st, err := a.memory.Build(call, BuildRequest{Source: "locomo", Path: locomoFile, Sample: 0, Extractor: "offline"})
+	end()
 	if err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		s, err := a.memory.Job(st.Job)
+		s, err := a.memory.Job(context.Background(), st.Job)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +72,7 @@ func TestMemoryService(t *testing.T) {
 		t.Errorf("build events %+v", events)
 	}
 
-	infos, err := a.memory.List()
+	infos, err := a.memory.List(context.Background())
 	if err != nil || len(infos) != 1 || infos[0].Questions != 199 || infos[0].Stats.Passages != 419 || infos[0].Kind != "locomo" {
 		t.Fatalf("list %+v %v", infos, err)
 	}
@@ -88,7 +91,7 @@ func TestMemoryService(t *testing.T) {
 	if timed == 0 {
 		t.Error("no relation carries a normalized time")
 	}
-	found, err := a.memory.FindEntities(set, "caroline", 5)
+	found, err := a.memory.FindEntities(context.Background(), set, "caroline", 5)
 	if err != nil || len(found) == 0 || found[0].Name != "Caroline" {
 		t.Fatalf("find: %+v %v", found, err)
 	}
@@ -99,7 +102,7 @@ func TestMemoryService(t *testing.T) {
 	}
 
 	// The entity panel reaches provenance passages.
-	ent, err := a.memory.Entity(set, caro)
+	ent, err := a.memory.Entity(context.Background(), set, caro)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +117,11 @@ func TestMemoryService(t *testing.T) {
 	}
 
 	// Retrieval of LoCoMo question 0 with its gold evidence.
-	qs, err := a.memory.Questions(set)
+	qs, err := a.memory.Questions(context.Background(), set)
 	if err != nil || len(qs) != 199 {
 		t.Fatalf("questions %d %v", len(qs), err)
 	}
-	res, err := a.memory.Retrieve(RetrieveRequest{Set: set, Index: 0, Mode: "budgeted"})
+	res, err := a.memory.Retrieve(context.Background(), RetrieveRequest{Set: set, Index: 0, Mode: "budgeted"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,29 +150,29 @@ func TestMemoryService(t *testing.T) {
 			t.Errorf("%s is listed as only passages-strong's", id)
 		}
 	}
-	if _, err := a.memory.Retrieve(RetrieveRequest{Set: set, Index: -1, Question: "What does Melanie paint?"}); err != nil {
+	if _, err := a.memory.Retrieve(context.Background(), RetrieveRequest{Set: set, Index: -1, Question: "What does Melanie paint?"}); err != nil {
 		t.Errorf("typed question: %v", err)
 	}
-	if _, err := a.memory.Retrieve(RetrieveRequest{Set: set, Index: -1, Question: "  "}); err == nil {
+	if _, err := a.memory.Retrieve(context.Background(), RetrieveRequest{Set: set, Index: -1, Question: "  "}); err == nil {
 		t.Error("an empty question was accepted")
 	}
 
 	// Search with facets.
-	hits, err := a.memory.Search(MemorySearch{Set: set, Query: "pottery", Kind: "passage"})
+	hits, err := a.memory.Search(context.Background(), MemorySearch{Set: set, Query: "pottery", Kind: "passage"})
 	if err != nil || hits.Total == 0 || len(hits.Facets["speaker"]) == 0 || len(hits.Months) == 0 {
 		t.Fatalf("search: %+v %v", hits, err)
 	}
 
 	// Experiences with explained routing.
-	xp, err := a.memory.Experiences(set)
+	xp, err := a.memory.Experiences(context.Background(), set)
 	if err != nil || len(xp.Clusters) == 0 || !xp.Routed || xp.Clusters[0].Members[0].Why == "" {
 		t.Fatalf("experiences: %d clusters, routed %v, %v", len(xp.Clusters), xp.Routed, err)
 	}
 
 	// A merge by hand, undone.
-	mel, _ := a.memory.FindEntities(set, "melanie", 1)
-	before, _ := a.memory.Info(set)
-	merged, err := a.memory.Merge(set, caro, mel[0].ID)
+	mel, _ := a.memory.FindEntities(context.Background(), set, "melanie", 1)
+	before, _ := a.memory.Info(context.Background(), set)
+	merged, err := a.memory.Merge(context.Background(), set, caro, mel[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,10 +180,10 @@ func TestMemoryService(t *testing.T) {
 	if !last.Undoable || last.Drop.Name != "Melanie" {
 		t.Fatalf("merge %+v", last)
 	}
-	if err := a.memory.Undo(set, last.ID); err != nil {
+	if err := a.memory.Undo(context.Background(), set, last.ID); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := a.memory.Info(set)
+	after, _ := a.memory.Info(context.Background(), set)
 	if after.Stats != before.Stats {
 		t.Errorf("undo: stats %+v, before the merge %+v", after.Stats, before.Stats)
 	}
@@ -227,7 +230,7 @@ func TestAnnotationsService(t *testing.T) {
 	if _, err := an.Mark(context.Background(), Mark{Set: set, Question: "locomo:0", Item: task.Items[0].Key, Helpful: &no, Sufficient: &yes}); err == nil {
 		t.Error("an item judged sufficient was accepted")
 	}
-	ag, err := an.Agreement(set)
+	ag, err := an.Agreement(context.Background(), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +238,7 @@ func TestAnnotationsService(t *testing.T) {
 	if ag[0].Category != "helpful" || ag[0].Method != "cohen" || ag[0].Units != 4 || ag[0].Kappa != 0.5 {
 		t.Errorf("agreement %+v", ag[0])
 	}
-	f, err := an.Export(set, "csv")
+	f, err := an.Export(context.Background(), set, "csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +249,7 @@ func TestAnnotationsService(t *testing.T) {
 	if recs[1][2] == "" || recs[1][4] == "" {
 		t.Errorf("csv row lacks the question or the item kind: %q", recs[1])
 	}
-	if _, err := an.Export(set, "xml"); err == nil {
+	if _, err := an.Export(context.Background(), set, "xml"); err == nil {
 		t.Error("unknown format accepted")
 	}
 }
@@ -254,13 +257,13 @@ func TestAnnotationsService(t *testing.T) {
 func TestBuildCancel(t *testing.T) {
 	embedtest.Path(t)
 	a := newApp(t, Options{})
-	st, err := a.memory.Build(BuildRequest{Source: "locomo", Path: locomoFile, Sample: 6, Extractor: "offline"})
+	st, err := a.memory.Build(context.Background(), BuildRequest{Source: "locomo", Path: locomoFile, Sample: 6, Extractor: "offline"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.memory.Cancel(st.Job)
+	a.memory.Cancel(context.Background(), st.Job)
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		s, _ := a.memory.Job(st.Job)
+		s, _ := a.memory.Job(context.Background(), st.Job)
 		if s.Stage == "cancelled" {
 			break
 		}
@@ -268,11 +271,11 @@ func TestBuildCancel(t *testing.T) {
 			t.Fatalf("build after cancel: %+v", s)
 		}
 	}
-	if infos, _ := a.memory.List(); len(infos) != 0 {
+	if infos, _ := a.memory.List(context.Background()); len(infos) != 0 {
 		t.Errorf("a cancelled build stored %+v", infos)
 	}
 	for _, bad := range []BuildRequest{{Source: "locomo"}, {Source: "session", Session: "nope"}, {Source: "x"}, {Source: "locomo", Path: locomoFile, Extractor: "magic"}} {
-		if _, err := a.memory.Build(bad); err == nil {
+		if _, err := a.memory.Build(context.Background(), bad); err == nil {
 			t.Errorf("build %+v accepted", bad)
 		}
 	}

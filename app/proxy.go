@@ -94,7 +94,7 @@ type proxyRunner struct {
 }
 
 // Proxy returns the recording proxy's state.
-func (l *Live) Proxy() (ProxyState, error) {
+func (l *Live) Proxy(ctx context.Context) (ProxyState, error) {
 	l.app.called("Live.Proxy")
 	var st storedProxy
 	if _, err := l.app.local.get(proxySetting, &st); err != nil {
@@ -107,7 +107,7 @@ func (l *Live) Proxy() (ProxyState, error) {
 // them in this user's settings. Requests recorded while it runs are
 // imported as they come, each conversation a session that grows with
 // every request.
-func (l *Live) SetProxy(s ProxySettings) (ProxyState, error) {
+func (l *Live) SetProxy(ctx context.Context, s ProxySettings) (ProxyState, error) {
 	l.app.called("Live.SetProxy", s)
 	var st storedProxy
 	if _, err := l.app.local.get(proxySetting, &st); err != nil {
@@ -161,9 +161,9 @@ func (l *Live) SetProxy(s ProxySettings) (ProxyState, error) {
 // kill switch of one agent's session. Its requests then go as sent, each
 // record saying so; the others are evicted as before. The choice is kept
 // with the proxy's settings.
-func (l *Live) SetLiveEviction(key string, on bool) (ProxyState, error) {
+func (l *Live) SetLiveEviction(ctx context.Context, key string, on bool) (ProxyState, error) {
 	l.app.called("Live.SetLiveEviction", key, on)
-	info, err := l.app.ws.Store.Session(context.Background(), key)
+	info, err := l.app.ws.Store.Session(ctx, key)
 	if err != nil {
 		return ProxyState{}, err
 	}

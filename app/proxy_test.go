@@ -85,11 +85,11 @@ func readingTask(t *testing.T, marker string, reads int) (*modeltest.Server, *Ap
 func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 	srv, a, rec := readingTask(t, "PROXY-TASK", 2)
 
-	st, err := a.live.SetProxy(ProxySettings{On: true, Addr: "127.0.0.1:0", Upstreams: []string{srv.URL}})
+	st, err := a.live.SetProxy(context.Background(), ProxySettings{On: true, Addr: "127.0.0.1:0", Upstreams: []string{srv.URL}})
 	if err != nil || !st.On || !strings.HasPrefix(st.BaseURL, "http://127.0.0.1:") || len(st.Agents) == 0 || st.Upstreams["openai"] != srv.URL {
 		t.Fatalf("proxy on: %+v %v", st, err)
 	}
-	if _, err := a.live.SetProxy(ProxySettings{On: true, Addr: "0.0.0.0:0"}); err == nil {
+	if _, err := a.live.SetProxy(context.Background(), ProxySettings{On: true, Addr: "0.0.0.0:0"}); err == nil {
 		t.Error("a proxy beyond loopback was accepted")
 	}
 	c := &chatClient{base: st.BaseURL, messages: []map[string]any{{"role": "system", "content": "be brief"}, {"role": "user", "content": "PROXY-TASK: read the notes"}}}
@@ -100,7 +100,7 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 		rec.waitFor(t, EventAppended, func(d any) bool { return d.(Appended).Key == key })
 	}
 	rec.waitFor(t, EventAppended, func(d any) bool { return d.(Appended).Key == key && d.(Appended).Requests == 3 })
-	infos, err := a.sessions.List()
+	infos, err := a.sessions.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,10 +122,10 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 	if err := os.WriteFile(logPath, logged, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.sessions.Import([]string{logPath}); err != nil {
+	if _, err := a.sessions.Import(context.Background(), []string{logPath}); err != nil {
 		t.Fatal(err)
 	}
-	infos, _ = a.sessions.List()
+	infos, _ = a.sessions.List(context.Background())
 	logKey := ""
 	for _, i := range infos {
 		if i.Source == logPath {
@@ -133,14 +133,14 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 		}
 	}
 	for k := range 3 {
-		v, err := a.debugger.Wire(logKey, 0, k, "")
+		v, err := a.debugger.Wire(context.Background(), logKey, 0, k, "")
 		if err != nil || !v.Matched || v.Wire != key || v.Requests != 3 || v.Diff.WireRequest != k || len(v.Diff.Lacks) != 1 ||
 			v.Diff.Lacks[0].Section != session.SectionToolSchema || v.Diff.Lacks[0].Tool != "read" || len(v.Diff.Extra) != 0 {
 			t.Errorf("request %d beside the wire: %+v %v", k, v, err)
 		}
 	}
 
-	off, err := a.live.SetProxy(ProxySettings{On: false})
+	off, err := a.live.SetProxy(context.Background(), ProxySettings{On: false})
 	if err != nil || off.On {
 		t.Fatalf("off: %+v %v", off, err)
 	}
@@ -149,18 +149,18 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 	}
 	// On again: the same address and secret path, so that the agents'
 	// settings keep working.
-	again, err := a.live.SetProxy(ProxySettings{On: true})
+	again, err := a.live.SetProxy(context.Background(), ProxySettings{On: true})
 	if err != nil || again.BaseURL != st.BaseURL {
 		t.Errorf("on again: %s, want %s (%v)", again.BaseURL, st.BaseURL, err)
 	}
 	// Live eviction: a policy of CWL with a budget, or none.
-	if _, err := a.live.SetProxy(ProxySettings{On: true, Policy: "truncate", Budget: 1000}); err == nil {
+	if _, err := a.live.SetProxy(context.Background(), ProxySettings{On: true, Policy: "truncate", Budget: 1000}); err == nil {
 		t.Error("a baseline policy was accepted for live eviction")
 	}
-	if ev, err := a.live.SetProxy(ProxySettings{On: true, Policy: "paper", Budget: 20000}); err != nil || ev.Policy != "paper" || ev.Budget != 20000 || !ev.On {
+	if ev, err := a.live.SetProxy(context.Background(), ProxySettings{On: true, Policy: "paper", Budget: 20000}); err != nil || ev.Policy != "paper" || ev.Budget != 20000 || !ev.On {
 		t.Errorf("eviction on: %+v %v", ev, err)
 	}
-	if ev, err := a.live.SetProxy(ProxySettings{On: true, Policy: "off"}); err != nil || ev.Policy != "" {
+	if ev, err := a.live.SetProxy(context.Background(), ProxySettings{On: true, Policy: "off"}); err != nil || ev.Policy != "" {
 		t.Errorf("eviction off: %+v %v", ev, err)
 	}
 }
@@ -172,7 +172,7 @@ func TestProxyRecordsIntoTheWorkspaceAsTheAgentRuns(t *testing.T) {
 // restart of the proxy; a session the proxy did not record is refused.
 func TestLiveEvictionKillSwitch(t *testing.T) {
 	srv, a, rec := readingTask(t, "KILL-TASK", 3)
-	st, err := a.live.SetProxy(ProxySettings{On: true, Addr: "127.0.0.1:0", Upstreams: []string{srv.URL}, Policy: "paper", Budget: 20})
+	st, err := a.live.SetProxy(context.Background(), ProxySettings{On: true, Addr: "127.0.0.1:0", Upstreams: []string{srv.URL}, Policy: "paper", Budget: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestLiveEvictionKillSwitch(t *testing.T) {
 	}
 	const off = "not rewritten: eviction is turned off for this conversation"
 
-	paused, err := a.live.SetLiveEviction(key, false)
+	paused, err := a.live.SetLiveEviction(context.Background(), key, false)
 	if err != nil || len(paused.Paused) != 1 || paused.Paused[0] != info.ID {
 		t.Fatalf("off: %+v %v", paused, err)
 	}
@@ -208,17 +208,17 @@ func TestLiveEvictionKillSwitch(t *testing.T) {
 		t.Errorf("while off, the record says %q", note)
 	}
 	// Kept across a restart of the proxy.
-	if _, err := a.live.SetProxy(ProxySettings{On: false}); err != nil {
+	if _, err := a.live.SetProxy(context.Background(), ProxySettings{On: false}); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := a.live.SetProxy(ProxySettings{On: true}); err != nil || len(again.Paused) != 1 {
+	if again, err := a.live.SetProxy(context.Background(), ProxySettings{On: true}); err != nil || len(again.Paused) != 1 {
 		t.Fatalf("restarted: %+v %v", again, err)
 	}
 	c.turn(t)
 	if note := lastNote(3); note != off {
 		t.Errorf("after a restart, the record says %q", note)
 	}
-	if on, err := a.live.SetLiveEviction(key, true); err != nil || len(on.Paused) != 0 {
+	if on, err := a.live.SetLiveEviction(context.Background(), key, true); err != nil || len(on.Paused) != 0 {
 		t.Fatalf("on: %+v %v", on, err)
 	}
 	c.turn(t)
@@ -226,11 +226,11 @@ func TestLiveEvictionKillSwitch(t *testing.T) {
 		t.Errorf("on again, the record still says %q", note)
 	}
 
-	demo, err := a.sessions.OpenDemo()
+	demo, err := a.sessions.OpenDemo(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.live.SetLiveEviction(demo.Key, false); err == nil {
+	if _, err := a.live.SetLiveEviction(context.Background(), demo.Key, false); err == nil {
 		t.Error("a session the proxy did not record was accepted")
 	}
 }

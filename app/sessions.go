@@ -137,9 +137,9 @@ func (s *Sessions) demoPath() (string, error) {
 }
 
 // List returns the workspace's sessions, most recently started first.
-func (s *Sessions) List() ([]SessionInfo, error) {
+func (s *Sessions) List(ctx context.Context) ([]SessionInfo, error) {
 	s.app.called("Sessions.List")
-	rows, err := s.app.ws.Sessions(context.Background(), 0, 0)
+	rows, err := s.app.ws.Sessions(ctx, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -189,12 +189,12 @@ func (s *Sessions) isDemo(source string) bool {
 // Initial opens the session to show first: the file named on the command
 // line, else the most recently started session of the workspace. It
 // returns an empty SessionInfo for an empty workspace.
-func (s *Sessions) Initial() (SessionInfo, error) {
+func (s *Sessions) Initial(ctx context.Context) (SessionInfo, error) {
 	s.app.called("Sessions.Initial")
 	if s.initial != nil {
 		return s.openInitial()
 	}
-	rows, err := s.app.ws.Sessions(context.Background(), 0, 1)
+	rows, err := s.app.ws.Sessions(ctx, 0, 1)
 	if err != nil || len(rows) == 0 {
 		return SessionInfo{}, err
 	}
@@ -203,7 +203,7 @@ func (s *Sessions) Initial() (SessionInfo, error) {
 
 // OpenPath imports the session file at path into the workspace and opens
 // its (first) session. Importing an unchanged file again does nothing.
-func (s *Sessions) OpenPath(path string) (SessionInfo, error) {
+func (s *Sessions) OpenPath(ctx context.Context, path string) (SessionInfo, error) {
 	s.app.called("Sessions.OpenPath", path)
 	return s.openPath(path)
 }
@@ -245,7 +245,7 @@ func (s *Sessions) openPath(path string) (SessionInfo, error) {
 // Import imports files, directories or globs into the workspace and
 // returns the keys of the sessions they hold. Files that fail are named
 // in the error; the others are imported.
-func (s *Sessions) Import(paths []string) ([]string, error) {
+func (s *Sessions) Import(ctx context.Context, paths []string) ([]string, error) {
 	s.app.called("Sessions.Import", paths)
 	return s.importPaths(paths)
 }
@@ -297,7 +297,7 @@ func (s *Sessions) computeStats(keys []string) error {
 // OpenDialog asks the user for a file with the desktop file dialog, then
 // imports and opens it. It returns an empty SessionInfo when the user
 // cancels.
-func (s *Sessions) OpenDialog() (SessionInfo, error) {
+func (s *Sessions) OpenDialog(ctx context.Context) (SessionInfo, error) {
 	s.app.called("Sessions.OpenDialog")
 	path, err := s.app.platform.OpenFileDialog("Open an agent session")
 	if err != nil || path == "" {
@@ -308,7 +308,7 @@ func (s *Sessions) OpenDialog() (SessionInfo, error) {
 
 // OpenDemo opens the bundled demo session, importing it again if it was
 // deleted.
-func (s *Sessions) OpenDemo() (SessionInfo, error) {
+func (s *Sessions) OpenDemo(ctx context.Context) (SessionInfo, error) {
 	s.app.called("Sessions.OpenDemo")
 	path, err := s.demoPath()
 	if err != nil {
@@ -318,17 +318,17 @@ func (s *Sessions) OpenDemo() (SessionInfo, error) {
 }
 
 // Delete removes a session from the workspace.
-func (s *Sessions) Delete(key string) error {
+func (s *Sessions) Delete(ctx context.Context, key string) error {
 	s.app.called("Sessions.Delete", key)
 	s.open.forget(key, "")
 	s.app.debugger.forget(key)
-	s.app.live.Unfollow(key)
-	return s.app.ws.DeleteSession(context.Background(), key)
+	s.app.live.Unfollow(ctx, key)
+	return s.app.ws.DeleteSession(ctx, key)
 }
 
 // Open loads a stored session and returns its description, diagnostics
 // included.
-func (s *Sessions) Open(key string) (SessionInfo, error) {
+func (s *Sessions) Open(ctx context.Context, key string) (SessionInfo, error) {
 	s.app.called("Sessions.Open", key)
 	return s.openKey(key)
 }

@@ -37,7 +37,7 @@ func newApp(t testing.TB, opts Options) *App {
 func TestNewWorkspaceGetsTheDemoOnce(t *testing.T) {
 	dir := t.TempDir()
 	a := newApp(t, Options{Workspace: dir})
-	info, err := a.sessions.Initial()
+	info, err := a.sessions.Initial(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,25 +52,25 @@ func TestNewWorkspaceGetsTheDemoOnce(t *testing.T) {
 		t.Fatalf("demo timeline: %d points, last %d tokens", len(v.Points), v.Points[len(v.Points)-1].Tokens)
 	}
 	// Deleted, it stays deleted: the workspace is seeded once.
-	if err := a.sessions.Delete(info.Key); err != nil {
+	if err := a.sessions.Delete(context.Background(), info.Key); err != nil {
 		t.Fatal(err)
 	}
 	a.Close()
 	b := newApp(t, Options{Workspace: dir})
-	if list, _ := b.sessions.List(); len(list) != 0 {
+	if list, _ := b.sessions.List(context.Background()); len(list) != 0 {
 		t.Fatalf("the demo came back: %+v", list)
 	}
-	if info, err := b.sessions.Initial(); err != nil || info.Key != "" {
+	if info, err := b.sessions.Initial(context.Background()); err != nil || info.Key != "" {
 		t.Fatalf("empty workspace: %+v %v", info, err)
 	}
-	if info, err := b.sessions.OpenDemo(); err != nil || !info.Demo {
+	if info, err := b.sessions.OpenDemo(context.Background()); err != nil || !info.Demo {
 		t.Fatalf("OpenDemo: %+v %v", info, err)
 	}
 }
 
 func TestInitialOpensTheCommandLineFile(t *testing.T) {
 	a := newApp(t, Options{Initial: piDir + "agent-sessions__pi-v3-small.jsonl"})
-	info, err := a.sessions.Initial()
+	info, err := a.sessions.Initial(context.Background())
 	if err != nil || info.Demo || info.Compactions != 2 || info.Key == "" {
 		t.Fatalf("%+v, %v", info, err)
 	}
@@ -91,14 +91,14 @@ func TestInitialFileIsReadAgainOnlyWhenItChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := newApp(t, Options{Initial: path})
-	first, err := a.sessions.Initial()
+	first, err := a.sessions.Initial(context.Background())
 	if err != nil || first.Requests == 0 {
 		t.Fatalf("%+v, %v", first, err)
 	}
 	if key := a.sessions.initial.unchangedKey(); key != first.Key {
 		t.Fatalf("unchanged file: key %q, want %q", key, first.Key)
 	}
-	again, err := a.sessions.Initial()
+	again, err := a.sessions.Initial(context.Background())
 	if err != nil || again.Key != first.Key || again.Requests != first.Requests {
 		t.Fatalf("again: %+v, %v", again, err)
 	}
@@ -108,14 +108,14 @@ func TestInitialFileIsReadAgainOnlyWhenItChanged(t *testing.T) {
 	if key := a.sessions.initial.unchangedKey(); key != "" {
 		t.Fatalf("the file grew, yet it is taken as unchanged (%q)", key)
 	}
-	grown, err := a.sessions.Initial()
+	grown, err := a.sessions.Initial(context.Background())
 	if err != nil || grown.Key != first.Key || grown.Requests != 484 {
 		t.Fatalf("grown: %d requests (%v), want 484", grown.Requests, err)
 	}
-	if err := a.sessions.Delete(grown.Key); err != nil {
+	if err := a.sessions.Delete(context.Background(), grown.Key); err != nil {
 		t.Fatal(err)
 	}
-	back, err := a.sessions.Initial()
+	back, err := a.sessions.Initial(context.Background())
 	if err != nil || back.Requests != 484 {
 		t.Fatalf("after a delete: %+v, %v", back, err)
 	}
@@ -123,7 +123,7 @@ func TestInitialFileIsReadAgainOnlyWhenItChanged(t *testing.T) {
 
 func TestTimelineBreakdownsAddUp(t *testing.T) {
 	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl")
+	info, err := a.sessions.OpenPath(context.Background(), piDir+"pi-cwl__before-compaction.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,20 +153,20 @@ func TestTimelineBreakdownsAddUp(t *testing.T) {
 
 func TestOpenPathErrors(t *testing.T) {
 	a := newApp(t, Options{})
-	if _, err := a.sessions.OpenPath(""); err == nil {
+	if _, err := a.sessions.OpenPath(context.Background(), ""); err == nil {
 		t.Error("empty path accepted")
 	}
-	if _, err := a.sessions.OpenPath("/nonexistent/x.jsonl"); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, err := a.sessions.OpenPath(context.Background(), "/nonexistent/x.jsonl"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
 	if _, err := a.sessions.Timeline(context.Background(), "nope", "estimate"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown key: %v", err)
 	}
-	info, _ := a.sessions.OpenDemo()
+	info, _ := a.sessions.OpenDemo(context.Background())
 	if _, err := a.sessions.Timeline(context.Background(), info.Key, "gpt2"); err == nil {
 		t.Error("unknown counter accepted")
 	}
-	if _, err := a.sessions.OpenDialog(); !errors.Is(err, ErrNoDialog) {
+	if _, err := a.sessions.OpenDialog(context.Background()); !errors.Is(err, ErrNoDialog) {
 		t.Errorf("dialog without a platform: %v", err)
 	}
 }
@@ -188,7 +188,7 @@ func TestUploadIsStoredAndIdempotent(t *testing.T) {
 	if !strings.HasPrefix(up.Source, a.ws.Store.Dir()) || !strings.HasSuffix(up.Source, "-small.jsonl") {
 		t.Fatalf("upload stored at %s", up.Source)
 	}
-	list, err := a.sessions.List()
+	list, err := a.sessions.List(context.Background())
 	if err != nil || len(list) != 2 { // the demo and the upload
 		t.Fatalf("list %+v %v", list, err)
 	}
@@ -217,7 +217,7 @@ func TestRejectedUploadLeavesNothing(t *testing.T) {
 
 func TestImportDirectorySkipsNonSessions(t *testing.T) {
 	a := newApp(t, Options{})
-	keys, err := a.sessions.Import([]string{piDir})
+	keys, err := a.sessions.Import(context.Background(), []string{piDir})
 	if err != nil || len(keys) != 4 {
 		t.Fatalf("keys %v, err %v", keys, err)
 	}
@@ -231,7 +231,7 @@ func TestRenderedLogsOnlySafeWords(t *testing.T) {
 	}
 	defer a.Close()
 	log.Reset()
-	a.ui.Rendered("timeline\nctxscope: forged", 3)
+	a.ui.Rendered(context.Background(), "timeline\nctxscope: forged", 3)
 	if got := log.String(); got != "ctxscope: rendered view=timelinectxscopeforged requests=3\n" {
 		t.Fatalf("log %q", got)
 	}
@@ -246,8 +246,8 @@ func TestIndexingWaitsForAQuietMoment(t *testing.T) {
 		name string
 		call func(a *App) error
 	}{
-		{"Sessions.List", func(a *App) error { _, err := a.sessions.List(); return err }},
-		{"UI.AtWork", func(a *App) error { a.ui.AtWork(); return nil }},
+		{"Sessions.List", func(a *App) error { _, err := a.sessions.List(context.Background()); return err }},
+		{"UI.AtWork", func(a *App) error { a.ui.AtWork(context.Background()); return nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newApp(t, Options{})
@@ -264,7 +264,7 @@ func TestIndexingWaitsForAQuietMoment(t *testing.T) {
 				}
 			}
 			base := docs()
-			if _, err := a.sessions.OpenPath(piDir + "pi-cwl__before-compaction.jsonl"); err != nil {
+			if _, err := a.sessions.OpenPath(context.Background(), piDir+"pi-cwl__before-compaction.jsonl"); err != nil {
 				t.Fatal(err)
 			}
 			for end := time.Now().Add(3 * quietBeforeIndexing); time.Now().Before(end); time.Sleep(quietBeforeIndexing / 8) {

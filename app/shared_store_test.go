@@ -33,7 +33,7 @@ func TestTwoAppsShareAPostgresWorkspace(t *testing.T) {
 	rec := &eventRecorder{events: make(chan recorded, 4096)}
 	b.SetPlatform(rec)
 
-	info, err := a.sessions.OpenPath(claudeSession)
+	info, err := a.sessions.OpenPath(context.Background(), claudeSession)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestTwoAppsShareAPostgresWorkspace(t *testing.T) {
 	if d := time.Since(imported); d > 2*time.Second {
 		t.Errorf("the other app heard of the import after %v, want within 2 s", d)
 	}
-	list, err := b.sessions.List()
+	list, err := b.sessions.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestTwoAppsShareAPostgresWorkspace(t *testing.T) {
 		t.Fatalf("the session imported through one app is not listed by the other")
 	}
 	word := searchableWord(t, a, info.Key)
-	hits, err := b.debugger.Search(word, info.Key, 10)
+	hits, err := b.debugger.Search(context.Background(), word, info.Key, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestTwoAppsShareAPostgresWorkspace(t *testing.T) {
 			}
 		}
 	}
-	marks, err := a.annotate.Marks(set)
+	marks, err := a.annotate.Marks(context.Background(), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestTwoAppsShareAPostgresWorkspace(t *testing.T) {
 	if by["ann-a"] == 0 || by["ann-a"] != by["ann-b"] {
 		t.Fatalf("marks by annotator %v: want as many from each", by)
 	}
-	agreements, err := b.annotate.Agreement(set)
+	agreements, err := b.annotate.Agreement(context.Background(), set)
 	if err != nil {
 		t.Fatal(err)
 	}

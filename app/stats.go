@@ -86,7 +86,7 @@ func (s *Sessions) seen(key string) int {
 
 // MarkSeen records that the user has seen the first requests requests of
 // a session: what comes after is "new since last seen".
-func (s *Sessions) MarkSeen(key string, requests int) error {
+func (s *Sessions) MarkSeen(ctx context.Context, key string, requests int) error {
 	s.app.called("Sessions.MarkSeen", key, requests)
 	if requests < 0 {
 		return nil

@@ -94,14 +94,14 @@ func BenchmarkSearchTwoServers(b *testing.B) {
 		b.Fatal(errs)
 	}
 	queries := []string{"orchestrator", "test", "session", "error", "file", "function", "import", "viewer"}
-	if _, err := two.debugger.Search(queries[0], "", 20); err != nil {
+	if _, err := two.debugger.Search(context.Background(), queries[0], "", 20); err != nil {
 		b.Fatal(err)
 	}
 	var took []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t := time.Now()
-		if _, err := two.debugger.Search(queries[i%len(queries)], "", 20); err != nil {
+		if _, err := two.debugger.Search(context.Background(), queries[i%len(queries)], "", 20); err != nil {
 			b.Fatal(err)
 		}
 		took = append(took, time.Since(t))

@@ -20,7 +20,7 @@ type TimelineView struct {
 }
 
 // Counters lists the token counters, the default first.
-func (s *Sessions) Counters() []string {
+func (s *Sessions) Counters(ctx context.Context) []string {
 	s.app.called("Sessions.Counters")
 	return tokens.Names
 }

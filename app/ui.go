@@ -55,7 +55,7 @@ func (u *UI) guideSeen() bool {
 
 // GuideSeen records that the first-run guide was seen (closed): it does
 // not show again in this workspace.
-func (u *UI) GuideSeen() error {
+func (u *UI) GuideSeen(ctx context.Context) error {
 	u.app.called("UI.GuideSeen")
 	return u.app.local.put(guideSetting, true)
 }
@@ -63,7 +63,7 @@ func (u *UI) GuideSeen() error {
 // Rendered is called by the frontend when a view has finished drawing. It
 // logs one line that tests wait for instead of sleeping. Only counts
 // travel: no session content.
-func (u *UI) Rendered(view string, requests int) {
+func (u *UI) Rendered(ctx context.Context, view string, requests int) {
 	u.app.called("UI.Rendered", view, requests)
 	u.app.logf("rendered view=%s requests=%d", sanitizeWord(view), requests)
 }
@@ -72,7 +72,7 @@ func (u *UI) Rendered(view string, requests int) {
 // (a scrub of the timeline redraws the page alone): background indexing
 // then waits between its batches as it does while calls come. The page
 // calls it a few times a second while such a gesture lasts.
-func (u *UI) AtWork() {
+func (u *UI) AtWork(ctx context.Context) {
 	u.app.called("UI.AtWork")
 }
 

@@ -12,7 +12,7 @@ func TestGuideShowsUntilSeen(t *testing.T) {
 	if !a.ui.Environment(context.Background()).Guide {
 		t.Fatal("a new workspace does not show the guide")
 	}
-	if err := a.ui.GuideSeen(); err != nil {
+	if err := a.ui.GuideSeen(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if a.ui.Environment(context.Background()).Guide {

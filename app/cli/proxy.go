@@ -54,14 +54,14 @@ func runProxy(env *Env, args []string) error {
 	if len(ups) > 0 {
 		settings.Upstreams = ups
 	}
-	st, err := a.Live().SetProxy(settings)
+	st, err := a.Live().SetProxy(context.Background(), settings)
 	if err != nil {
 		return err
 	}
 	// Off again when this command ends, so that the desktop does not
 	// start a second proxy on the same address; the address and its
 	// secret path stay for the next run.
-	defer a.Live().SetProxy(app.ProxySettings{On: false})
+	defer a.Live().SetProxy(context.Background(), app.ProxySettings{On: false})
 	// The base URL line is the readiness signal scripts and tests wait
 	// for.
 	fmt.Fprintf(env.Stdout, "ctxscope proxy at %s\n", st.BaseURL)

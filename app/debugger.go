@@ -174,31 +174,27 @@ func (d *Debugger) ReplayStep(ctx context.Context, key string, p debug.Params, s
 	return r.Step(p, split)
 }
 
-// resolved prepares the replay p asks for, with its defaults filled in:
-// episodes "" are declared ones when the thread has any, else inferred;
-// a budget of 0 is debug.DefaultBudget.
+// resolved prepares the replay p asks for, with its defaults filled in
+// (debug.Resolve), from the prepared replays the app holds.
 func (d *Debugger) resolved(ctx context.Context, key string, p debug.Params) (*preparedReplay, debug.Params, error) {
-	auto := p.Episodes == ""
-	if auto {
-		p.Episodes = string(cwl.Declared)
-		if o, err := d.app.sessions.get(key); err == nil && !o.declaresEpisodes(p.Thread) {
-			p.Episodes = string(cwl.Inferred) // no need to prepare the declared replay to find it has none
-		}
+	var last *preparedReplay
+	declares := func() bool {
+		o, err := d.app.sessions.get(key)
+		return err != nil || o.declaresEpisodes(p.Thread)
 	}
-	r, err := d.replay(ctx, key, p)
+	prepare := func(ctx context.Context, p debug.Params) (*debug.Replay, error) {
+		r, err := d.replay(ctx, key, p)
+		if err != nil {
+			return nil, err
+		}
+		last = r
+		return r.Replay, nil
+	}
+	_, p, err := debug.Resolve(ctx, p, declares, prepare)
 	if err != nil {
 		return nil, p, err
 	}
-	if auto && r.Uncapped().EpisodeCount == 0 {
-		p.Episodes = string(cwl.Inferred)
-		if r, err = d.replay(ctx, key, p); err != nil {
-			return nil, p, err
-		}
-	}
-	if p.Budget == 0 {
-		p.Budget = debug.DefaultBudget(r.Uncapped().Before)
-	}
-	return r, p, nil
+	return last, p, nil
 }
 
 // Context returns the exact input of request k under p, with every

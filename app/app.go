@@ -17,7 +17,7 @@ import (
 	"reflect"
 	"sync"
 
-	"ctxscope/search"
+	"ctxscope/engine/workspace"
 )
 
 // Platform is what the host offers the app.
@@ -65,7 +65,7 @@ type Options struct {
 type App struct {
 	platform Platform
 	log      io.Writer
-	ws       *search.Workspace
+	ws       *workspace.Workspace
 	sessions *Sessions
 	ui       *UI
 	debugger *Debugger
@@ -96,7 +96,7 @@ func New(opts Options) (*App, error) {
 	if a.home == "" {
 		a.home = userHome()
 	}
-	ws, rebuilt, err := search.OpenWorkspace(opts.Workspace, opts.Store)
+	ws, rebuilt, err := workspace.Open(opts.Workspace, opts.Store)
 	if err != nil {
 		return nil, fmt.Errorf("open the workspace: %w", err)
 	}

@@ -16,7 +16,7 @@ import (
 	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 	"ctxscope/engine/tokens"
-	"ctxscope/search"
+	"ctxscope/engine/workspace"
 )
 
 // Sessions is the bound service for the workspace's sessions: listing,
@@ -273,7 +273,7 @@ func (s *Sessions) importFiles(paths []string, opts ...store.ImportOption) ([]st
 	}
 	var failed []error
 	for _, err := range errs {
-		var skipped *search.SkippedError
+		var skipped *workspace.SkippedError
 		if !errors.As(err, &skipped) {
 			failed = append(failed, err)
 		}

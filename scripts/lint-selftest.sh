@@ -34,5 +34,6 @@ plant engine/session/zzlintplant ctxscope/engine/inputfile
 plant engine/ingest/zzlintplant ctxscope/engine/store
 plant engine/cwl/zzlintplant ctxscope/engine/store
 plant engine/store/zzlintplant ctxscope/engine/cwl
+plant engine/workspace/zzlintplant ctxscope/app
 plant engine/memory/zzlintplant ctxscope/engine/store
 plant engine/tokens/zzlintplant ctxscope/engine/cwl

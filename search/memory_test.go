@@ -8,6 +8,7 @@ import (
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/locomo"
+	"ctxscope/engine/memory/memstore"
 )
 
 // TestMemoryKinds saves an offline-built LoCoMo memory through the
@@ -23,15 +24,11 @@ func TestMemoryKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, _, err := OpenWorkspace(t.TempDir(), "")
-	if err != nil {
+	w := newWorkspace(t)
+	if err := memstore.New(w.st).Save(m); err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	ctx := context.Background()
-	if err := w.SaveMemory(ctx, m); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, w)
 	s1 := c.Sessions[0].Time
 	tests := []struct {
 		name string
@@ -49,7 +46,7 @@ func TestMemoryKinds(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := w.Search(ctx, tc.req)
+			res, err := w.idx.Search(tc.req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +60,7 @@ func TestMemoryKinds(t *testing.T) {
 			}
 		})
 	}
-	res, err := w.Search(ctx, Request{Set: c.ID, Facets: true, TimeRanges: []TimeRange{
+	res, err := w.idx.Search(Request{Set: c.ID, Facets: true, TimeRanges: []TimeRange{
 		{Name: "session 1", Start: s1, End: s1.Add(time.Minute)}, {Name: "later", Start: s1.Add(time.Minute), End: s1.AddDate(10, 0, 0)}}})
 	if err != nil {
 		t.Fatal(err)
@@ -86,10 +83,11 @@ func TestMemoryKinds(t *testing.T) {
 	if got := count("time", "session 1"); got < wantSession1 || count("time", "later") == 0 {
 		t.Errorf("time facet %+v", res.Facets["time"])
 	}
-	if err := w.DeleteMemory(ctx, c.ID); err != nil {
+	if err := memstore.New(w.st).Delete(c.ID); err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := w.Search(ctx, Request{Set: c.ID}); res.Total != 0 {
+	mustSync(t, w)
+	if res, _ := w.idx.Search(Request{Set: c.ID}); res.Total != 0 {
 		t.Errorf("%d documents left after delete", res.Total)
 	}
 }

@@ -359,3 +359,42 @@ func docIDs(t *testing.T, x *Index) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestSearchDuringSyncAndRebuild searches continuously while the index is
+// synced and rebuilt: searches never fail.
+func TestSearchDuringSyncAndRebuild(t *testing.T) {
+	w := newWorkspace(t, filepath.Join(sharedData, "sessions/pi/agent-sessions__pi-v3-small.jsonl"))
+	ctx := context.Background()
+	done := make(chan error)
+	go func() {
+		for i := 0; i < 3; i++ {
+			w.st.ImportFile(ctx, filepath.Join(sharedData, "sessions/pi/pi-cwl__large-session.jsonl"))
+			if _, err := w.idx.Sync(ctx, w.st); err != nil {
+				done <- err
+				return
+			}
+			if err := w.idx.Rebuild(); err != nil {
+				done <- err
+				return
+			}
+		}
+		_, err := w.idx.Sync(ctx, w.st)
+		done <- err
+	}()
+	for searches := 0; ; searches++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if searches == 0 {
+				t.Fatal("no search ran during the syncs")
+			}
+			return
+		default:
+		}
+		if _, err := w.idx.Search(Request{Query: "hello", Facets: true}); err != nil {
+			t.Fatalf("search during a sync: %v", err)
+		}
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"ctxscope/engine/store"
-	"ctxscope/search"
+	"ctxscope/engine/workspace"
 )
 
 var importCommand = command{
@@ -39,7 +39,7 @@ func runImport(env *Env, args []string) error {
 	failed := 0
 	for _, err := range errs {
 		fmt.Fprintf(env.Stderr, "ctxscope import: %v\n", err)
-		var skipped *search.SkippedError
+		var skipped *workspace.SkippedError
 		if !errors.As(err, &skipped) {
 			failed++
 		}

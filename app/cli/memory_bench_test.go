@@ -11,7 +11,7 @@ import (
 	"ctxscope/engine/memory/eval"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/retrieve"
-	"ctxscope/search"
+	"ctxscope/engine/workspace"
 	"ctxscope/search/lexical"
 )
 
@@ -131,7 +131,7 @@ func BenchmarkFootprint(b *testing.B) {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
 		var xs []*retrieve.Index
-		ws, _, err := search.OpenWorkspace(b.TempDir(), "")
+		ws, _, err := workspace.Open(b.TempDir(), "")
 		if err != nil {
 			b.Fatal(err)
 		}

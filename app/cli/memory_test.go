@@ -14,7 +14,7 @@ import (
 
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/embed/embedtest"
-	"ctxscope/search"
+	"ctxscope/engine/workspace"
 )
 
 func runCLI(t *testing.T, ws string, args ...string) (string, string, int) {
@@ -208,7 +208,7 @@ func TestMemoryBuildFromSession(t *testing.T) {
 // process would.
 func readMemory(t *testing.T, ws, id string) (*memory.Memory, error) {
 	t.Helper()
-	w, _, err := search.OpenWorkspace(ws, "")
+	w, _, err := workspace.Open(ws, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func readMemory(t *testing.T, ws, id string) (*memory.Memory, error) {
 
 func listMemories(t *testing.T, ws string) []string {
 	t.Helper()
-	w, _, err := search.OpenWorkspace(ws, "")
+	w, _, err := workspace.Open(ws, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,14 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"ctxscope/engine/workspace"
 	"ctxscope/search"
 )
 
 // openWorkspace opens the workspace chosen with --workspace (or the
 // default one) with its search index.
-func openWorkspace(env *Env) (*search.Workspace, error) {
-	w, rebuilt, err := search.OpenWorkspace(env.Workspace, env.Store)
+func openWorkspace(env *Env) (*workspace.Workspace, error) {
+	w, rebuilt, err := workspace.Open(env.Workspace, env.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -26,8 +27,8 @@ func openWorkspace(env *Env) (*search.Workspace, error) {
 // running app or `ctxscope serve` holds the search index, the workspace
 // opens without it, and that process indexes what changed on its next
 // search.
-func openSharedWorkspace(env *Env) (*search.Workspace, error) {
-	w, rebuilt, err := search.OpenWorkspaceShared(env.Workspace, env.Store)
+func openSharedWorkspace(env *Env) (*workspace.Workspace, error) {
+	w, rebuilt, err := workspace.OpenShared(env.Workspace, env.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func (s sizes) String() string {
 }
 
 // workspaceSize measures the workspace's database and search index.
-func workspaceSize(ws *search.Workspace) (sizes, error) {
+func workspaceSize(ws *workspace.Workspace) (sizes, error) {
 	if err := ws.Store.Checkpoint(); err != nil {
 		return sizes{}, err
 	}

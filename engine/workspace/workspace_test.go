@@ -1,4 +1,4 @@
-package search
+package workspace
 
 import (
 	"context"
@@ -6,10 +6,18 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"ctxscope/engine/memory"
+	"ctxscope/engine/memory/extract"
+	"ctxscope/engine/memory/locomo"
+	"ctxscope/search"
 )
 
+// sharedData is the shared data directory, read in place.
+const sharedData = "../../testdata/shared"
+
 func TestWorkspaceServices(t *testing.T) {
-	w, rebuilt, err := OpenWorkspace(t.TempDir(), "")
+	w, rebuilt, err := Open(t.TempDir(), "")
 	if err != nil || rebuilt {
 		t.Fatalf("open: %v %v", rebuilt, err)
 	}
@@ -27,7 +35,7 @@ func TestWorkspaceServices(t *testing.T) {
 	seen := map[string]bool{}
 	var total uint64
 	for from := 0; ; from += 7 {
-		res, err := w.Search(ctx, Request{Query: "compaction", Kind: KindMessage, From: from, Size: 7})
+		res, err := w.Search(ctx, search.Request{Query: "compaction", Kind: search.KindMessage, From: from, Size: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +60,7 @@ func TestWorkspaceServices(t *testing.T) {
 	if err := w.DeleteSession(ctx, key); err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := w.Search(ctx, Request{Session: key}); res.Total != 0 {
+	if res, _ := w.Search(ctx, search.Request{Session: key}); res.Total != 0 {
 		t.Fatalf("%d documents of a deleted session", res.Total)
 	}
 	if err := w.Close(); err != nil || w.Close() != nil {
@@ -60,49 +68,10 @@ func TestWorkspaceServices(t *testing.T) {
 	}
 }
 
-// TestSearchDuringSyncAndRebuild searches continuously while the index is
-// synced and rebuilt: searches never fail.
-func TestSearchDuringSyncAndRebuild(t *testing.T) {
-	w := newWorkspace(t, filepath.Join(sharedData, "sessions/pi/agent-sessions__pi-v3-small.jsonl"))
-	ctx := context.Background()
-	done := make(chan error)
-	go func() {
-		for i := 0; i < 3; i++ {
-			w.st.ImportFile(ctx, filepath.Join(sharedData, "sessions/pi/pi-cwl__large-session.jsonl"))
-			if _, err := w.idx.Sync(ctx, w.st); err != nil {
-				done <- err
-				return
-			}
-			if err := w.idx.Rebuild(); err != nil {
-				done <- err
-				return
-			}
-		}
-		_, err := w.idx.Sync(ctx, w.st)
-		done <- err
-	}()
-	for searches := 0; ; searches++ {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatal(err)
-			}
-			if searches == 0 {
-				t.Fatal("no search ran during the syncs")
-			}
-			return
-		default:
-		}
-		if _, err := w.idx.Search(Request{Query: "hello", Facets: true}); err != nil {
-			t.Fatalf("search during a sync: %v", err)
-		}
-	}
-}
-
 // TestImportUnindexed stores without indexing; the next search catches
 // the index up before it runs.
 func TestImportUnindexed(t *testing.T) {
-	w, _, err := OpenWorkspace(t.TempDir(), "")
+	w, _, err := Open(t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,10 +83,10 @@ func TestImportUnindexed(t *testing.T) {
 		t.Fatalf("import: %d results, %v", len(results), errs)
 	}
 	key := results[0].Sessions[0].Key
-	if res, err := w.Index.Search(Request{Session: key}); err != nil || res.Total != 0 {
+	if res, err := w.Index.Search(search.Request{Session: key}); err != nil || res.Total != 0 {
 		t.Fatalf("the index already holds %d documents of the session (%v)", res.Total, err)
 	}
-	res, err := w.Search(ctx, Request{Session: key})
+	res, err := w.Search(ctx, search.Request{Session: key})
 	if err != nil || res.Total == 0 {
 		t.Fatalf("a search after the import finds %d documents (%v)", res.Total, err)
 	}
@@ -131,7 +100,7 @@ func TestWorkspaceIsPrivate(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w, _, err := OpenWorkspace(dir, "")
+	w, _, err := Open(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,4 +123,39 @@ func TestWorkspaceIsPrivate(t *testing.T) {
 	check()
 	w.Close()
 	check()
+}
+
+// TestMemoryIndexed saves a memory through the workspace, which indexes it
+// before it returns, and deletes it, which drops its documents.
+func TestMemoryIndexed(t *testing.T) {
+	convs, err := locomo.ReadFile(sharedData + "/locomo/locomo10.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := convs[0]
+	m, err := (&memory.Builder{Extractor: extract.Offline{}}).Build(context.Background(), c.ID, c.Passages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := Open(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx := context.Background()
+	if err := w.SaveMemory(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := w.Index.Search(search.Request{Set: c.ID}); err != nil || res.Total == 0 {
+		t.Fatalf("the saved memory has %d documents (%v)", res.Total, err)
+	}
+	if got, err := w.LoadMemory(c.ID); err != nil || len(got.Passages) != len(m.Passages) {
+		t.Fatalf("load: %v", err)
+	}
+	if err := w.DeleteMemory(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := w.Index.Search(search.Request{Set: c.ID}); res.Total != 0 {
+		t.Fatalf("%d documents left after delete", res.Total)
+	}
 }

@@ -1,4 +1,9 @@
-package search
+// Package workspace is what the app and the CLI open: the store of
+// imported sessions with the search index that follows it. It joins the
+// two and owns their order: every change to the store that it makes
+// brings the index up to date (or, for an import that must show first,
+// leaves the index to the caller's sync).
+package workspace
 
 import (
 	"context"
@@ -11,6 +16,7 @@ import (
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/session"
 	"ctxscope/engine/store"
+	"ctxscope/search"
 )
 
 // Workspace is a store with its search index: the services the CLI and
@@ -18,27 +24,27 @@ import (
 // to date before it returns. Its methods are safe for concurrent use.
 type Workspace struct {
 	Store *store.Store
-	// Index is nil in a workspace opened with [OpenWorkspaceShared] whose
+	// Index is nil in a workspace opened with [OpenShared] whose
 	// index another process holds.
-	Index *Index
-	held  *InUseError
+	Index *search.Index
+	held  *search.InUseError
 
 	closeOnce sync.Once
 	closeErr  error
 }
 
-// OpenWorkspace opens the workspace in dir ("" for [store.DefaultDir])
+// Open opens the workspace in dir ("" for [store.DefaultDir])
 // and its index. The store is the SQLite database in dir, or the
 // PostgreSQL database named by database when it is not "" (see
 // [store.OpenLocation]); the index is in dir either way. Rebuilt reports
 // an index that was rebuilt because its mapping changed; the next sync
 // refills it.
-func OpenWorkspace(dir, database string) (w *Workspace, rebuilt bool, err error) {
+func Open(dir, database string) (w *Workspace, rebuilt bool, err error) {
 	st, err := store.OpenLocation(context.Background(), dir, database)
 	if err != nil {
 		return nil, false, err
 	}
-	idx, rebuilt, err := Open(filepath.Join(st.Dir(), DirName))
+	idx, rebuilt, err := search.Open(filepath.Join(st.Dir(), search.DirName))
 	if err != nil {
 		st.Close()
 		return nil, false, err
@@ -46,19 +52,19 @@ func OpenWorkspace(dir, database string) (w *Workspace, rebuilt bool, err error)
 	return &Workspace{Store: st, Index: idx}, rebuilt, nil
 }
 
-// OpenWorkspaceShared opens the workspace in dir as [OpenWorkspace] does,
+// OpenShared opens the workspace in dir as [Open] does,
 // except that when another process holds the search index (a running app
 // or `ctxscope serve`) it opens the store alone: sessions can still be
 // listed, loaded and imported (the holder indexes them on its next
-// search), while searching returns the [InUseError] that [Workspace.Held]
+// search), while searching returns the [search.InUseError] that [Workspace.Held]
 // also reports.
-func OpenWorkspaceShared(dir, database string) (w *Workspace, rebuilt bool, err error) {
+func OpenShared(dir, database string) (w *Workspace, rebuilt bool, err error) {
 	st, err := store.OpenLocation(context.Background(), dir, database)
 	if err != nil {
 		return nil, false, err
 	}
-	idx, rebuilt, err := Open(filepath.Join(st.Dir(), DirName))
-	var inUse *InUseError
+	idx, rebuilt, err := search.Open(filepath.Join(st.Dir(), search.DirName))
+	var inUse *search.InUseError
 	if errors.As(err, &inUse) {
 		return &Workspace{Store: st, held: inUse}, false, nil
 	}
@@ -167,7 +173,7 @@ func (w *Workspace) LoadSession(key string) (*session.Session, error) {
 
 // Search indexes whatever the store gained (a live tail, another
 // process's import), then runs r. Page with r.From and r.Size.
-func (w *Workspace) Search(ctx context.Context, r Request) (*Result, error) {
+func (w *Workspace) Search(ctx context.Context, r search.Request) (*search.Result, error) {
 	if _, err := w.Sync(ctx); err != nil {
 		return nil, err
 	}
@@ -175,9 +181,9 @@ func (w *Workspace) Search(ctx context.Context, r Request) (*Result, error) {
 }
 
 // Sync brings the index up to date with the store.
-func (w *Workspace) Sync(ctx context.Context) (SyncStats, error) {
+func (w *Workspace) Sync(ctx context.Context) (search.SyncStats, error) {
 	if w.Index == nil {
-		return SyncStats{}, w.held
+		return search.SyncStats{}, w.held
 	}
 	st, err := w.Index.Sync(ctx, w.Store)
 	if err != nil {
@@ -187,12 +193,12 @@ func (w *Workspace) Sync(ctx context.Context) (SyncStats, error) {
 }
 
 // Reindex rebuilds the index from the store.
-func (w *Workspace) Reindex(ctx context.Context) (SyncStats, error) {
+func (w *Workspace) Reindex(ctx context.Context) (search.SyncStats, error) {
 	if w.Index == nil {
-		return SyncStats{}, w.held
+		return search.SyncStats{}, w.held
 	}
 	if err := w.Index.Rebuild(); err != nil {
-		return SyncStats{}, err
+		return search.SyncStats{}, err
 	}
 	return w.Sync(ctx)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -129,6 +130,36 @@ func (s *Store) importFile(ctx context.Context, abs string, rewrite bool, o impo
 		res.Action, res.Sessions = act, keys
 		return res, err
 	}
+	src, err := openSource(f, info.Size(), abs, scan)
+	if err != nil {
+		return nil, err
+	}
+	err = s.inCopyTx(ctx, func(tx *sql.Tx, copy copyRows) (werr error) {
+		res.Action, res.Sessions, werr = src.write(tx, copy, rewrite, o)
+		return werr
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Sessions) == 0 {
+		return nil, errors.New("the file holds no session")
+	}
+	return res, nil
+}
+
+// source is a file an import decodes and writes: where it is, what its
+// scan found, its format, and the bytes to read (those of the scan).
+type source struct {
+	abs  string
+	scan sourceScan
+	head []byte // the first bytes, which the format was detected from
+	im   ingest.Importer
+	body io.Reader
+}
+
+// openSource detects the format of file f (of size bytes, at abs) from
+// its first bytes.
+func openSource(f *os.File, size int64, abs string, scan sourceScan) (*source, error) {
 	if scan.size == 0 {
 		return nil, errors.New("the file is empty")
 	}
@@ -141,48 +172,44 @@ func (s *Store) importFile(ctx context.Context, abs string, rewrite bool, o impo
 		return nil, err
 	}
 	var body io.Reader = io.NewSectionReader(f, 0, scan.size)
-	if scan.size == info.Size() {
+	if scan.size == size {
 		body = f // whole: formats that need random access (.eval zips) read it in place
 	}
-	err = s.inCopyTx(ctx, func(tx *sql.Tx, copy copyRows) error {
-		act, old, err := decide(tx, abs, scan)
-		if err != nil {
-			return err
-		}
-		if rewrite && act == ActionAppended {
-			act = ActionReplaced
-		}
-		res.Action = act
-		switch act {
-		case ActionUnchanged, ActionDuplicate:
-			res.Sessions, err = sourceSessions(tx, abs, scan.hash)
-			return err
-		}
-		srcID, err := upsertSource(tx, old, abs, im.Format(), scan.size, scan.hash)
-		if err != nil {
-			return err
-		}
-		if err := recordChange(tx, ChangeSessions); err != nil {
-			return err
-		}
-		if ingest.CanStream(im, head) {
-			c, err := streamSession(tx, copy, srcID, act, im, body, abs, o.keep)
-			if err != nil {
-				return err
-			}
-			res.Sessions = []SessionChange{c}
-			return nil
-		}
-		res.Sessions, err = writeEach(tx, copy, srcID, act, im, body, abs)
-		return err
-	})
+	return &source{abs: abs, scan: scan, head: head, im: im, body: body}, nil
+}
+
+// write writes the source's sessions in tx, as the action the stored
+// source calls for (an append becomes a rewrite when rewrite is set),
+// and returns the action and the sessions it changed.
+func (src *source) write(tx *sql.Tx, copy copyRows, rewrite bool, o importOptions) (Action, []SessionChange, error) {
+	act, old, err := decide(tx, src.abs, src.scan)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	if len(res.Sessions) == 0 {
-		return nil, errors.New("the file holds no session")
+	if rewrite && act == ActionAppended {
+		act = ActionReplaced
 	}
-	return res, nil
+	switch act {
+	case ActionUnchanged, ActionDuplicate:
+		keys, err := sourceSessions(tx, src.abs, src.scan.hash)
+		return act, keys, err
+	}
+	srcID, err := upsertSource(tx, old, src.abs, src.im.Format(), src.scan.size, src.scan.hash)
+	if err != nil {
+		return act, nil, err
+	}
+	if err := recordChange(tx, ChangeSessions); err != nil {
+		return act, nil, err
+	}
+	if ingest.CanStream(src.im, src.head) {
+		c, err := streamSession(tx, copy, srcID, act, src.im, src.body, src.abs, o.keep)
+		if err != nil {
+			return act, nil, err
+		}
+		return act, []SessionChange{c}, nil
+	}
+	changes, err := writeEach(tx, copy, srcID, act, src.im, src.body, src.abs)
+	return act, changes, err
 }
 
 // quickCheck returns ActionUnchanged or ActionDuplicate with the stored

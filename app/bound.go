@@ -9,11 +9,11 @@ import (
 	"sort"
 )
 
-// boundMethods lists, by service, every method the frontend may call.
-// The desktop window binds each service whole (Wails binds every exported
-// method), so a service exports exactly these: TestBoundMethodsAreExplicit
-// fails when an exported method is missing here or a listed one does not
-// exist. Serve mode calls nothing else.
+// boundMethods lists, by service, every method the frontend may call,
+// through the desktop window's Bridge or serve mode's App.Invoke, and
+// nothing else. A service exports exactly these, so that an exported
+// method is a bound one: TestBoundMethodsAreExplicit fails when an
+// exported method is missing here or a listed one does not exist.
 var boundMethods = map[string][]string{
 	"Sessions": {"List", "Initial", "OpenPath", "Import", "OpenDialog", "OpenDemo", "Delete", "Open", "MarkSeen",
 		"Counters", "Timeline"},

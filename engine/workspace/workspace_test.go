@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/extract"
-	"ctxscope/engine/memory/locomo"
 	"ctxscope/search"
 )
 
@@ -128,12 +128,11 @@ func TestWorkspaceIsPrivate(t *testing.T) {
 // TestMemoryIndexed saves a memory through the workspace, which indexes it
 // before it returns, and deletes it, which drops its documents.
 func TestMemoryIndexed(t *testing.T) {
-	convs, err := locomo.ReadFile(sharedData + "/locomo/locomo10.json")
-	if err != nil {
-		t.Fatal(err)
+	ps := []memory.Passage{
+		{ID: "D1:1", Session: 1, Speaker: "Caroline", Text: "I went to a support group yesterday.", Time: time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)},
+		{ID: "D1:2", Session: 1, Speaker: "Melanie", Text: "I love pottery.", Time: time.Date(2023, 5, 8, 13, 57, 0, 0, time.UTC)},
 	}
-	c := convs[0]
-	m, err := (&memory.Builder{Extractor: extract.Offline{}}).Build(context.Background(), c.ID, c.Passages())
+	m, err := (&memory.Builder{Extractor: extract.Offline{}}).Build(context.Background(), "tiny", ps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,16 +145,16 @@ func TestMemoryIndexed(t *testing.T) {
 	if err := w.SaveMemory(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := w.Index.Search(search.Request{Set: c.ID}); err != nil || res.Total == 0 {
+	if res, err := w.Index.Search(search.Request{Set: m.ID}); err != nil || res.Total == 0 {
 		t.Fatalf("the saved memory has %d documents (%v)", res.Total, err)
 	}
-	if got, err := w.LoadMemory(c.ID); err != nil || len(got.Passages) != len(m.Passages) {
+	if got, err := w.LoadMemory(m.ID); err != nil || len(got.Passages) != len(m.Passages) {
 		t.Fatalf("load: %v", err)
 	}
-	if err := w.DeleteMemory(ctx, c.ID); err != nil {
+	if err := w.DeleteMemory(ctx, m.ID); err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := w.Index.Search(search.Request{Set: c.ID}); res.Total != 0 {
+	if res, _ := w.Index.Search(search.Request{Set: m.ID}); res.Total != 0 {
 		t.Fatalf("%d documents left after delete", res.Total)
 	}
 }

@@ -179,6 +179,9 @@ func fillBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args
 	return nil
 }
 
+// scanBlocks reads the blocks the query's where clause selects into their
+// entries' messages (or their parent blocks), in order, and returns the
+// blobs in parts that they still wait for.
 func scanBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args ...any) ([]partedBlob, error) {
 	rows, err := tx.Query(`SELECT b.id, b.entry_id, b.parent_id, b.type, b.text, tb.data, b.redacted, b.tool_call_id, b.tool_name,
 		COALESCE(b.arguments, ab.data), b.is_error, b.details, b.mime, b.content_empty, b.size, b.implicit,
@@ -190,66 +193,80 @@ func scanBlocks(tx *sql.Tx, entries map[int64]*session.Entry, where string, args
 		return nil, fmt.Errorf("load blocks: %w", err)
 	}
 	defer rows.Close()
-	// Each block as it was appended, and where: a pointer does not
-	// survive the appends that come after it, so a block in parts is
-	// found again, once all are read, by its indexes from its entry down.
-	type place struct {
-		block  *session.Block
-		entry  int64
-		parent int64 // 0 for a message's own block
-		index  int
-	}
-	placed := map[int64]place{}
+	pl := blockPlaces{entries: entries, placed: map[int64]blockPlace{}}
 	var parted []partedBlob
 	for rows.Next() {
 		r, err := scanBlock(rows)
 		if err != nil {
 			return nil, fmt.Errorf("load blocks: %w", err)
 		}
-		var list *[]session.Block
-		if r.parent.Valid {
-			p, ok := placed[r.parent.Int64]
-			if !ok {
-				return nil, fmt.Errorf("load blocks: block %d has no parent %d", r.id, r.parent.Int64)
-			}
-			list = &p.block.Content
-		} else {
-			e, ok := entries[r.entryID]
-			if !ok || e.Message == nil {
-				return nil, fmt.Errorf("load blocks: block %d belongs to no message", r.id)
-			}
-			list = &e.Message.Blocks
-		}
-		*list = append(*list, r.block)
-		placed[r.id] = place{block: &(*list)[len(*list)-1], entry: r.entryID, parent: r.parent.Int64, index: len(*list) - 1}
-		if !r.textParts.Valid && !r.argsParts.Valid {
-			continue
+		if err := pl.add(r); err != nil {
+			return nil, fmt.Errorf("load blocks: %w", err)
 		}
 		id := r.id
-		locate := func() *session.Block {
-			var path []int
-			at := placed[id]
-			for ; at.parent != 0; at = placed[at.parent] {
-				path = append(path, at.index)
-			}
-			b := &entries[at.entry].Message.Blocks[at.index]
-			for i := len(path) - 1; i >= 0; i-- {
-				b = &b.Content[path[i]]
-			}
-			return b
-		}
 		if r.textParts.Valid {
 			parted = append(parted, partedBlob{hash: r.textParts.String, size: r.textSize, put: func(data []byte) {
-				locate().Text = unsafe.String(unsafe.SliceData(data), len(data))
+				pl.find(id).Text = unsafe.String(unsafe.SliceData(data), len(data))
 			}})
 		}
 		if r.argsParts.Valid {
 			parted = append(parted, partedBlob{hash: r.argsParts.String, size: r.argsSize, put: func(data []byte) {
-				locate().Arguments = data
+				pl.find(id).Arguments = data
 			}})
 		}
 	}
 	return parted, rows.Err()
+}
+
+// blockPlaces puts blocks where they belong as they are read, and finds a
+// block again by its id. A pointer to a block does not survive the
+// appends that come after it, so each block is remembered by its indexes
+// from its entry down.
+type blockPlaces struct {
+	entries map[int64]*session.Entry
+	placed  map[int64]blockPlace
+}
+
+// blockPlace is where a block was appended.
+type blockPlace struct {
+	entry  int64
+	parent int64 // 0 for a message's own block
+	index  int
+}
+
+// add appends r's block to its parent block's content, or to its entry's
+// message.
+func (pl *blockPlaces) add(r blockRow) error {
+	var list *[]session.Block
+	if r.parent.Valid {
+		if _, ok := pl.placed[r.parent.Int64]; !ok {
+			return fmt.Errorf("block %d has no parent %d", r.id, r.parent.Int64)
+		}
+		list = &pl.find(r.parent.Int64).Content
+	} else {
+		e, ok := pl.entries[r.entryID]
+		if !ok || e.Message == nil {
+			return fmt.Errorf("block %d belongs to no message", r.id)
+		}
+		list = &e.Message.Blocks
+	}
+	*list = append(*list, r.block)
+	pl.placed[r.id] = blockPlace{entry: r.entryID, parent: r.parent.Int64, index: len(*list) - 1}
+	return nil
+}
+
+// find returns the block added with id, where it is now.
+func (pl *blockPlaces) find(id int64) *session.Block {
+	var path []int
+	at := pl.placed[id]
+	for ; at.parent != 0; at = pl.placed[at.parent] {
+		path = append(path, at.index)
+	}
+	b := &pl.entries[at.entry].Message.Blocks[at.index]
+	for i := len(path) - 1; i >= 0; i-- {
+		b = &b.Content[path[i]]
+	}
+	return b
 }
 
 // blockRow is one row of the blocks query: a block, where it goes, and

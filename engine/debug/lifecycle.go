@@ -66,20 +66,7 @@ func (l *Lifecycle) Gone(key BlockKey, k int) bool {
 // Lifecycle replays the thread under p's policy and budget with the
 // detail of every eviction, and follows each block through it.
 func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
-	o := r.runOptions(p)
-	o.Detail = true
-	r.mu.Lock()
-	t, err := r.rep.Run(o)
-	var reReads [][]cwl.ReRead
-	if err == nil { // a failed run has no timeline
-		reReads = make([][]cwl.ReRead, len(t.Requests))
-		for k, pt := range t.Requests {
-			if pt.LookBack > 0 {
-				reReads[k] = r.rep.ReReads(k)
-			}
-		}
-	}
-	r.mu.Unlock()
+	t, reReads, err := r.runDetailed(p)
 	if err != nil {
 		return nil, err
 	}
@@ -95,41 +82,14 @@ func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
 	seen := map[int]int{}   // context -> messages already entered
 	lastOf := map[int]int{} // context -> its last request
 	for k := range t.Requests {
-		lastOf[t.Requests[k].Context] = k
 		pt := &t.Requests[k]
-		for i := seen[pt.Context]; i < pt.Messages; i++ {
-			if e := at(k, i); e != nil {
-				for b := range e.Message.Blocks {
-					if _, ok := l.Blocks[BlockKey{e, b}]; !ok {
-						l.Blocks[BlockKey{e, b}] = BlockLife{Entered: k, Evicted: -1}
-					}
-				}
-			}
-		}
+		lastOf[pt.Context] = k
+		l.enter(k, seen[pt.Context], pt.Messages, at)
 		seen[pt.Context] = max(seen[pt.Context], pt.Messages)
-		for _, ev := range pt.Evictions {
-			for _, i := range ev.Messages {
-				if e := at(k, i); e != nil {
-					for b := range e.Message.Blocks {
-						l.evict(BlockKey{e, b}, k, ev.Level)
-					}
-				}
-			}
-			for _, ib := range ev.Blocks {
-				if e := at(k, ib[0]); e != nil {
-					l.evict(BlockKey{e, ib[1]}, k, ev.Level)
-				}
-			}
-		}
+		l.evictAll(k, pt.Evictions, at)
 		for _, rs := range pt.Restored {
 			ep := r.rep.EpisodesOf(k).List[rs.Episode]
-			for i := ep.Start; i <= ep.End && i < pt.Messages; i++ {
-				if e := at(k, i); e != nil {
-					for b := range e.Message.Blocks {
-						l.restore(BlockKey{e, b}, rs.Level)
-					}
-				}
-			}
+			l.eachBlock(k, ep.Start, min(ep.End+1, pt.Messages), at, func(key BlockKey) { l.restore(key, rs.Level) })
 		}
 		for _, rr := range reReads[k] {
 			if lb, ok := r.lookBack(l, k, at(k, rr.Message), rr, results); ok {
@@ -141,6 +101,63 @@ func (r *Replay) Lifecycle(p Params) (*Lifecycle, error) {
 		l.nameEpisodes(k, t.Requests[k].Messages, r.rep.EpisodesOf(k), at)
 	}
 	return l, nil
+}
+
+// runDetailed runs the replay under p with the detail of every eviction,
+// and the re-reads of each request that looks back.
+func (r *Replay) runDetailed(p Params) (*cwl.Timeline, [][]cwl.ReRead, error) {
+	o := r.runOptions(p)
+	o.Detail = true
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, err := r.rep.Run(o)
+	if err != nil { // a failed run has no timeline
+		return nil, nil, err
+	}
+	reReads := make([][]cwl.ReRead, len(t.Requests))
+	for k, pt := range t.Requests {
+		if pt.LookBack > 0 {
+			reReads[k] = r.rep.ReReads(k)
+		}
+	}
+	return t, reReads, nil
+}
+
+// eachBlock calls fn with every block of messages from to to-1 of
+// request k's context.
+func (l *Lifecycle) eachBlock(k, from, to int, at func(k, i int) *session.Entry, fn func(BlockKey)) {
+	for i := from; i < to; i++ {
+		if e := at(k, i); e != nil {
+			for b := range e.Message.Blocks {
+				fn(BlockKey{e, b})
+			}
+		}
+	}
+}
+
+// enter records that the blocks of messages from to to-1 entered the
+// context at request k, unless they had before.
+func (l *Lifecycle) enter(k, from, to int, at func(k, i int) *session.Entry) {
+	l.eachBlock(k, from, to, at, func(key BlockKey) {
+		if _, ok := l.Blocks[key]; !ok {
+			l.Blocks[key] = BlockLife{Entered: k, Evicted: -1}
+		}
+	})
+}
+
+// evictAll records request k's evictions: of whole messages, and of
+// single blocks.
+func (l *Lifecycle) evictAll(k int, evs []cwl.Eviction, at func(k, i int) *session.Entry) {
+	for _, ev := range evs {
+		for _, i := range ev.Messages {
+			l.eachBlock(k, i, i+1, at, func(key BlockKey) { l.evict(key, k, ev.Level) })
+		}
+		for _, ib := range ev.Blocks {
+			if e := at(k, ib[0]); e != nil {
+				l.evict(BlockKey{e, ib[1]}, k, ev.Level)
+			}
+		}
+	}
 }
 
 // nameEpisodes records, for the blocks of the first n messages of request

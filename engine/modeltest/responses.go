@@ -3,6 +3,7 @@ package modeltest
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -93,8 +94,33 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		openAIError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	var users []string
-	turns, inTurn := 0, false
+	users, turns := responsesTurns(req)
+	task, parts, err := s.respondTo(users, turns, responsesOffered(req), "call")
+	if err != nil {
+		openAIError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	calls, output := responsesOutput(parts)
+	cached := s.cacheRead(task+"\x00"+strings.Join(users, "\x00"), body)
+	out, _ := json.Marshal(output)
+	u := Usage{Input: (len(body) - cached) / 4, CacheRead: cached / 4, Output: len(out)/4 + 1}
+	s.answered(r, task, calls, u)
+	usage := map[string]any{"input_tokens": u.Input + u.CacheRead, "input_tokens_details": map[string]int{"cached_tokens": u.CacheRead},
+		"output_tokens": u.Output, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": u.Input + u.CacheRead + u.Output}
+	resp := map[string]any{"id": nextID("resp"), "object": "response", "created_at": time.Now().Unix(), "model": req.Model,
+		"status": "completed", "output": output, "usage": usage}
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(resp)
+		return
+	}
+	streamResponse(w, resp, output)
+}
+
+// responsesTurns returns the user messages of a request's input, and how
+// many model turns it holds (runs of the model's items).
+func responsesTurns(req responsesRequest) (users []string, turns int) {
+	inTurn := false
 	for _, it := range responsesItems(req.Input) {
 		switch {
 		case modelItem(it):
@@ -108,6 +134,13 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		}
 		inTurn = false
 	}
+	return users, turns
+}
+
+// responsesOffered returns the tools a request offers, by name: its
+// function and custom tools, tool search, and the tools a tool search
+// already returned.
+func responsesOffered(req responsesRequest) map[string]Tool {
 	offered := map[string]Tool{}
 	for _, t := range req.Tools {
 		switch t.Type {
@@ -124,13 +157,12 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 			offer(offered, it.Tools, "")
 		}
 	}
-	task, parts, err := s.respondTo(users, turns, offered, "call")
-	if err != nil {
-		openAIError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	var calls []Call
-	var output []map[string]any
+	return offered
+}
+
+// responsesOutput returns the output items of a reply's parts, and the
+// calls among them.
+func responsesOutput(parts []part) (calls []Call, output []map[string]any) {
 	for _, p := range parts {
 		if p.Call == nil {
 			output = append(output, map[string]any{"type": "message", "id": nextID("msg"), "role": "assistant", "status": "completed",
@@ -138,37 +170,29 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		calls = append(calls, *p.Call)
-		if p.Call.Search {
+		switch {
+		case p.Call.Search:
 			output = append(output, map[string]any{"type": "tool_search_call", "id": nextID("tsc"), "call_id": p.Call.ID, "execution": "client",
 				"arguments": p.Call.Input, "status": "completed"})
-			continue
-		}
-		if p.Call.Freeform {
+		case p.Call.Freeform:
 			output = append(output, map[string]any{"type": "custom_tool_call", "id": nextID("ctc"), "call_id": p.Call.ID, "name": p.Call.Name,
 				"input": p.Call.Text, "status": "completed"})
-			continue
+		default:
+			args, _ := json.Marshal(p.Call.Input)
+			call := map[string]any{"type": "function_call", "id": nextID("fc"), "call_id": p.Call.ID, "name": p.Call.Name,
+				"arguments": string(args), "status": "completed"}
+			if p.Call.Namespace != "" {
+				call["namespace"] = p.Call.Namespace
+			}
+			output = append(output, call)
 		}
-		args, _ := json.Marshal(p.Call.Input)
-		call := map[string]any{"type": "function_call", "id": nextID("fc"), "call_id": p.Call.ID, "name": p.Call.Name,
-			"arguments": string(args), "status": "completed"}
-		if p.Call.Namespace != "" {
-			call["namespace"] = p.Call.Namespace
-		}
-		output = append(output, call)
 	}
-	cached := s.cacheRead(task+"\x00"+strings.Join(users, "\x00"), body)
-	out, _ := json.Marshal(output)
-	u := Usage{Input: (len(body) - cached) / 4, CacheRead: cached / 4, Output: len(out)/4 + 1}
-	s.answered(r, task, calls, u)
-	usage := map[string]any{"input_tokens": u.Input + u.CacheRead, "input_tokens_details": map[string]int{"cached_tokens": u.CacheRead},
-		"output_tokens": u.Output, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": u.Input + u.CacheRead + u.Output}
-	resp := map[string]any{"id": nextID("resp"), "object": "response", "created_at": time.Now().Unix(), "model": req.Model,
-		"status": "completed", "output": output, "usage": usage}
-	if !req.Stream {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(resp)
-		return
-	}
+	return calls, output
+}
+
+// streamResponse streams resp as the Responses API does: created, each
+// output item added, its deltas, done, then completed.
+func streamResponse(w http.ResponseWriter, resp map[string]any, output []map[string]any) {
 	e := newSSE(w)
 	seq := 0
 	send := func(typ string, fields map[string]any) {
@@ -177,18 +201,12 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		b, _ := json.Marshal(fields)
 		e.event(typ, b)
 	}
-	created := map[string]any{}
-	for k, v := range resp {
-		created[k] = v
-	}
+	created := maps.Clone(resp)
 	created["status"], created["output"] = "in_progress", []any{}
 	delete(created, "usage")
 	send("response.created", map[string]any{"response": created})
 	for i, item := range output {
-		added := map[string]any{}
-		for k, v := range item {
-			added[k] = v
-		}
+		added := maps.Clone(item)
 		added["status"] = "in_progress"
 		switch item["type"] {
 		case "message":

@@ -18,11 +18,15 @@ type geminiRequest struct {
 			ParametersJSONSchema *geminiSchema `json:"parametersJsonSchema"`
 		} `json:"functionDeclarations"`
 	} `json:"tools"`
-	GenerationConfig struct {
-		ResponseMimeType   string          `json:"responseMimeType"`
-		ResponseJSONSchema json.RawMessage `json:"responseJsonSchema"`
-		ResponseSchema     json.RawMessage `json:"responseSchema"`
-	} `json:"generationConfig"`
+	GenerationConfig geminiGenerationConfig `json:"generationConfig"`
+}
+
+// geminiGenerationConfig is what the server reads of a request's
+// generation config: whether, and in what shape, it wants JSON.
+type geminiGenerationConfig struct {
+	ResponseMimeType   string          `json:"responseMimeType"`
+	ResponseJSONSchema json.RawMessage `json:"responseJsonSchema"`
+	ResponseSchema     json.RawMessage `json:"responseSchema"`
 }
 
 type geminiSchema struct {
@@ -63,50 +67,15 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 		openAIError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	var users []string
-	turns := 0
-	for _, c := range req.Contents {
-		switch c.Role {
-		case "model":
-			turns++
-		case "user", "":
-			for _, p := range c.Parts {
-				if p.Text != "" {
-					users = append(users, p.Text)
-				}
-			}
-		}
-	}
-	offered := map[string]Tool{}
-	for _, t := range req.Tools {
-		for _, f := range t.FunctionDeclarations {
-			schema := f.ParametersJSONSchema
-			if schema == nil {
-				schema = f.Parameters
-			}
-			var props map[string]json.RawMessage
-			if schema != nil {
-				props = schema.Properties
-			}
-			offered[f.Name] = toolOf(f.Name, props)
-		}
-	}
+	users, turns := geminiTurns(req)
+	offered := geminiOffered(req)
 	task, parts, err := s.respondTo(users, turns, offered, "gcall")
 	if err != nil {
 		openAIError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if g := req.GenerationConfig; task == "" && g.ResponseMimeType == "application/json" {
-		// A side call that wants JSON, not a turn of the script: Gemini
-		// CLI's check for an unproductive loop, after 30 turns. It gets
-		// the schema's zero object (a confidence of 0: no loop), where
-		// "Done." would make the agent retry for minutes.
-		schema := g.ResponseJSONSchema
-		if schema == nil {
-			schema = g.ResponseSchema
-		}
-		zero, _ := json.Marshal(zeroOf(schema))
-		parts = []part{{Text: string(zero)}}
+		parts = []part{{Text: jsonSideReply(g)}}
 	}
 	var calls []Call
 	var out []map[string]any
@@ -131,9 +100,63 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(final)
 		return
 	}
+	streamGemini(w, out, usage, final["responseId"])
+}
+
+// geminiTurns returns the user texts of a request, and how many model
+// turns it holds.
+func geminiTurns(req geminiRequest) (users []string, turns int) {
+	for _, c := range req.Contents {
+		switch c.Role {
+		case "model":
+			turns++
+		case "user", "":
+			for _, p := range c.Parts {
+				if p.Text != "" {
+					users = append(users, p.Text)
+				}
+			}
+		}
+	}
+	return users, turns
+}
+
+// geminiOffered returns the functions a request declares, by name.
+func geminiOffered(req geminiRequest) map[string]Tool {
+	offered := map[string]Tool{}
+	for _, t := range req.Tools {
+		for _, f := range t.FunctionDeclarations {
+			schema := f.ParametersJSONSchema
+			if schema == nil {
+				schema = f.Parameters
+			}
+			var props map[string]json.RawMessage
+			if schema != nil {
+				props = schema.Properties
+			}
+			offered[f.Name] = toolOf(f.Name, props)
+		}
+	}
+	return offered
+}
+
+// jsonSideReply answers a side call that wants JSON, not a turn of the
+// script: Gemini CLI's check for an unproductive loop, after 30 turns. It
+// gets the schema's zero object (a confidence of 0: no loop), where
+// "Done." would make the agent retry for minutes.
+func jsonSideReply(g geminiGenerationConfig) string {
+	schema := g.ResponseJSONSchema
+	if schema == nil {
+		schema = g.ResponseSchema
+	}
+	zero, _ := json.Marshal(zeroOf(schema))
+	return string(zero)
+}
+
+// streamGemini streams a reply's parts as Gemini does: text in pieces,
+// calls whole; the last chunk carries the finish reason and the usage.
+func streamGemini(w http.ResponseWriter, out []map[string]any, usage map[string]int, responseID any) {
 	e := newSSE(w)
-	// Text streams in pieces; calls come whole, as Gemini sends them; the
-	// last chunk carries the finish reason and the usage.
 	for i, p := range out {
 		last := i == len(out)-1
 		if text, ok := p["text"].(string); ok && !last {
@@ -149,7 +172,7 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		e.data(map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{p}}, "finishReason": "STOP", "index": 0}},
-			"usageMetadata": usage, "modelVersion": "gemini-2.5-pro", "responseId": final["responseId"]})
+			"usageMetadata": usage, "modelVersion": "gemini-2.5-pro", "responseId": responseID})
 	}
 }
 

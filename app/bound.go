@@ -61,7 +61,7 @@ func (e *ArgumentError) Error() string { return e.Method + ": " + e.Problem }
 func (a *App) Invoke(ctx context.Context, service, method string, args []json.RawMessage) (any, error) {
 	name := service + "." + method
 	if _, ok := a.dispatch()[name]; !ok {
-		return nil, fmt.Errorf("%w %s", ErrNoMethod, name)
+		return nil, fmt.Errorf("%w %s", ErrNoMethod, name) // before the principal: an unknown name is not a refusal
 	}
 	p, ok := principalOf(ctx)
 	if !ok {
@@ -115,7 +115,7 @@ var (
 	errorType   = reflect.TypeOf((*error)(nil)).Elem()
 )
 
-// dispatch maps each bound method's name to the method Invoke calls.
+// dispatch maps each bound method's name to its method, which call calls.
 func (a *App) dispatch() map[string]reflect.Value {
 	a.dispatchOnce.Do(func() {
 		a.dispatchTable = map[string]reflect.Value{}

@@ -147,7 +147,7 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 	if err != nil {
 		return err
 	}
-	eps, err := x.episodes(st, info.Key, progress.Delimited)
+	eps, err := declaredEpisodes(st, info.Key, progress.Delimited)
 	if err != nil {
 		return err
 	}
@@ -199,10 +199,10 @@ func (s *sessionState) reached(t, n int) {
 	}
 }
 
-// episodes returns the episodes of the session key, which it reads whole
+// declaredEpisodes returns the episodes of the session key, which it reads whole
 // if delimited says any entry calls the delimiter tool: an episode spans
 // the whole active branch of its thread, not only what a sync added.
-func (x *Index) episodes(st *store.Store, key string, delimited bool) ([]Episode, error) {
+func declaredEpisodes(st *store.Store, key string, delimited bool) ([]Episode, error) {
 	if !delimited {
 		return nil, nil
 	}

@@ -24,7 +24,7 @@ type copyRows func(table string, columns []string, rows [][]any) error
 type bulk struct {
 	tx              *sql.Tx
 	copy            copyRows
-	ids             map[string][]int64 // ids taken and not used yet, by table
+	ids             map[string]idRange // ids taken and not used yet, by table
 	entries, blocks [][]any            // rows to write, id first
 	// blobs are the blobs to write (hash, size, data), each once: the
 	// blocks that refer to them are written after them.
@@ -42,20 +42,22 @@ var (
 		"arguments", "arguments_blob", "is_error", "details", "mime", "content_empty", "size", "implicit"}
 )
 
+// idRange is the ids from next to end (excluded) of a table, taken and
+// not used yet.
+type idRange struct{ next, end int64 }
+
 // id returns a new row id of table.
 func (b *bulk) id(table string) (int64, error) {
-	if len(b.ids[table]) == 0 {
+	r := b.ids[table]
+	if r.next == r.end {
 		first, err := b.reserve(table, bulkRows)
 		if err != nil {
 			return 0, err
 		}
-		for k := int64(0); k < bulkRows; k++ {
-			b.ids[table] = append(b.ids[table], first+k)
-		}
+		r = idRange{first, first + bulkRows}
 	}
-	id := b.ids[table][0]
-	b.ids[table] = b.ids[table][1:]
-	return id, nil
+	b.ids[table] = idRange{r.next + 1, r.end}
+	return r.next, nil
 }
 
 // reserve takes n consecutive ids of table from its identity sequence in

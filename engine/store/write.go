@@ -22,7 +22,7 @@ type txWriter struct {
 func newTxWriter(tx *sql.Tx, copy copyRows) (*txWriter, error) {
 	w := &txWriter{tx: tx}
 	if copy != nil {
-		w.bulk = &bulk{tx: tx, copy: copy, ids: map[string][]int64{}}
+		w.bulk = &bulk{tx: tx, copy: copy, ids: map[string]idRange{}}
 	}
 	var err error
 	prep := func(q string) *sql.Stmt {

@@ -169,20 +169,56 @@ func mediaType(ct string) string {
 
 // teeBody passes a body through, noting every byte in a capture, and
 // whether it was read to its end.
+//
+// A body whose length is known ends at that length without another read
+// of the body underneath. The HTTP transport that forwards an agent's
+// request reads once more after the last byte (to catch a body longer than
+// it said), and by then the upstream may have answered and the proxy
+// passed the first chunk on: the server has closed the agent's request
+// body, that read fails, and the transport drops the upstream connection
+// in the middle of its response.
 type teeBody struct {
 	io.ReadCloser
 	c *capture
+	// left counts the bytes still to come, or is -1 when the length is
+	// not known.
+	left int64
+}
+
+func newTeeBody(body io.ReadCloser, c *capture, length int64) *teeBody {
+	if length < 0 {
+		length = -1
+	}
+	return &teeBody{ReadCloser: body, c: c, left: length}
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
+	if t.left == 0 {
+		t.c.end()
+		return 0, io.EOF
+	}
+	if t.left > 0 && int64(len(p)) > t.left {
+		p = p[:t.left]
+	}
 	n, err := t.ReadCloser.Read(p)
 	t.c.note(p[:n])
+	if t.left > 0 {
+		t.left -= int64(n)
+		if t.left == 0 && err == nil {
+			err = io.EOF
+		}
+	}
 	if err == io.EOF {
-		t.c.mu.Lock()
-		t.c.ended = true
-		t.c.mu.Unlock()
+		t.c.end()
 	}
 	return n, err
+}
+
+// end notes that the body was read to its end.
+func (c *capture) end() {
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
 }
 
 // complete reports whether the body was read to its end.

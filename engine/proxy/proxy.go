@@ -154,7 +154,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out := r.Clone(context.WithValue(r.Context(), exchangeKey{}, ex))
 	out.URL.Path, out.URL.RawPath = rest, ""
 	if r.Body != nil && r.Body != http.NoBody {
-		out.Body = &teeBody{ReadCloser: r.Body, c: ex.req}
+		out.Body = newTeeBody(r.Body, ex.req, r.ContentLength)
 	}
 	if call && p.opts.Rewrite != nil {
 		p.rewrite(out, ex)
@@ -281,7 +281,7 @@ func (p *Proxy) modifyResponse(res *http.Response) error {
 	p.noteRequest(ex)
 	ex.status, ex.resType, ex.resEnc = res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding")
 	if res.Body != nil {
-		res.Body = &teeBody{ReadCloser: res.Body, c: ex.res}
+		res.Body = newTeeBody(res.Body, ex.res, -1)
 	}
 	return nil
 }

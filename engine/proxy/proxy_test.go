@@ -83,6 +83,7 @@ func TestStreamsChunkByChunkAndChangesNoByte(t *testing.T) {
 	reqBody := []byte(`{"model":"m","stream":true,"messages":[{"role":"user","content":"héllo"}]}`)
 	chunks := []string{"event: message_start\ndata: {\"type\":\"message_start\"}\n\n", "event: content_block_delta\ndata: {\"d\":\"a\"}\n\n", "event: message_stop\ndata: {}\n\n"}
 	read := make(chan int)
+	stop := make(chan struct{}) // the test ended early: the upstream stops waiting
 	var got []byte
 	var gotHeader http.Header
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -93,11 +94,16 @@ func TestStreamsChunkByChunkAndChangesNoByte(t *testing.T) {
 			io.WriteString(w, c)
 			w.(http.Flusher).Flush()
 			if i < len(chunks)-1 {
-				<-read // the agent read this chunk through the proxy
+				select {
+				case <-read: // the agent read this chunk through the proxy
+				case <-stop:
+					return
+				}
 			}
 		}
 	}))
 	defer up.Close()
+	defer close(stop)
 	sink := &memSink{}
 	base := start(t, up.URL, sink, 0)
 

@@ -18,17 +18,8 @@ import (
 // text replaced by a stub.
 func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
 	items := arr.elements
-	keep := len(items) // the last group of the model's items, and what follows it, go as sent
-	for j := len(items) - 1; j >= 0; j-- {
-		if modelItem(items[j]) {
-			keep = j
-			for keep > 0 && modelItem(items[keep-1]) {
-				keep--
-			}
-			break
-		}
-	}
-	i := 0 // the input message of the item
+	keep := lastModelGroup(items) // it, and what follows it, go as sent
+	i := 0                        // the input message of the item
 	if d.hasSystem {
 		i = 1
 	}
@@ -44,14 +35,7 @@ func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
 		lead = false
 		if !modelItem(it) {
 			if x, ok := d.at(i, 0); ok && j < keep {
-				var err error
-				switch typ {
-				case "function_call_output", "custom_tool_call_output":
-					err = it.set("output", str(stubText(x.level, x.tokens)))
-				case "tool_search_output": // the tools found go: their schemas were the output
-					err = it.set("tools", json.RawMessage("[]"))
-				}
-				if err != nil {
+				if err := stubOutput(it, typ, x); err != nil {
 					return nil, fmt.Errorf("item %d: %v", j, err)
 				}
 			}
@@ -84,28 +68,10 @@ func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
 				out = append(out, it)
 				continue
 			}
-			stub := stubText(last.level, last.tokens)
-			var err error
-			switch itemType(it) {
-			case "reasoning":
-				if evicted == n {
-					continue // dropped
-				}
-			case "function_call":
-				args, _ := marshal(map[string]string{"evicted": stub})
-				err = it.set("arguments", str(string(args)))
-			case "custom_tool_call":
-				err = it.set("input", str(stub))
-			case "tool_search_call": // its arguments are an object
-				args, _ := marshal(map[string]string{"evicted": stub})
-				err = it.set("arguments", args)
-			default: // an assistant message
-				if evicted == n {
-					text, _ := marshal([]map[string]string{{"type": "output_text", "text": stub}})
-					err = it.set("content", text)
-				}
+			if itemType(it) == "reasoning" && evicted == n {
+				continue // dropped
 			}
-			if err != nil {
+			if err := stubModelItem(it, stubText(last.level, last.tokens), evicted == n); err != nil {
 				return nil, fmt.Errorf("item %d: %v", j, err)
 			}
 			out = append(out, it)
@@ -117,6 +83,56 @@ func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
 		return nil, fmt.Errorf("the body makes %d input messages, the replay's input %d", i, d.messages)
 	}
 	return arr.with(out)
+}
+
+// lastModelGroup returns the index of the first of the last run of the
+// model's items, or len(items) when there is none.
+func lastModelGroup(items []*element) int {
+	for j := len(items) - 1; j >= 0; j-- {
+		if modelItem(items[j]) {
+			for j > 0 && modelItem(items[j-1]) {
+				j--
+			}
+			return j
+		}
+	}
+	return len(items)
+}
+
+// stubOutput puts the stub of decision x in place of the output of a tool
+// call's output item of type typ.
+func stubOutput(it *element, typ string, x decision) error {
+	switch typ {
+	case "function_call_output", "custom_tool_call_output":
+		return it.set("output", str(stubText(x.level, x.tokens)))
+	case "tool_search_output": // the tools found go: their schemas were the output
+		return it.set("tools", json.RawMessage("[]"))
+	}
+	return nil
+}
+
+// stubModelItem puts stub in place of what was evicted of one of the
+// model's items (not reasoning, which goes whole or stays): a tool call's
+// arguments or input, or an assistant message's text when all of it went.
+func stubModelItem(it *element, stub string, whole bool) error {
+	switch itemType(it) {
+	case "function_call":
+		args, _ := marshal(map[string]string{"evicted": stub})
+		return it.set("arguments", str(string(args)))
+	case "custom_tool_call":
+		return it.set("input", str(stub))
+	case "tool_search_call": // its arguments are an object
+		args, _ := marshal(map[string]string{"evicted": stub})
+		return it.set("arguments", args)
+	case "reasoning":
+		return nil
+	default: // an assistant message
+		if whole {
+			text, _ := marshal([]map[string]string{{"type": "output_text", "text": stub}})
+			return it.set("content", text)
+		}
+	}
+	return nil
 }
 
 func itemType(it *element) string {

@@ -170,76 +170,109 @@ func (r *reader) predicate(subject string, j int, planned bool) []memory.Triple 
 	if j >= len(r.toks) {
 		return nil
 	}
-	w, t := r.word(j), r.tag(j)
 	cond := ""
 	if planned {
 		cond = "planned"
 	}
-	if isBe(w) { // "I am a counselor": a determiner first, not "I'm game"
-		if planned || j+1 >= len(r.toks) || r.tag(j+1) != "DT" {
+	if isBe(r.word(j)) {
+		if planned {
 			return nil
 		}
-		obj, typ, end := r.nounPhrase(j + 1)
-		if obj == "" || !strings.Contains(obj, " ") && evaluative(obj) {
-			return nil
-		}
-		if !strings.Contains(obj, " ") && genericHead(strings.ToLower(obj)) {
-			more, ok := r.attachment(end) // "a fan of savasana"
-			if !ok {
-				return nil
-			}
-			obj += " " + more
-		}
-		r.setType(obj, typ)
-		return []memory.Triple{{Subject: subject, Predicate: "is", Object: obj, Condition: cond}}
+		return r.copula(subject, j)
 	}
-	if !isVerb(t) || !alphabetic(w) {
+	pred, k, ok := r.verbPhrase(j)
+	if !ok {
 		return nil
 	}
-	pred := morph.Lemma(w, morph.Verb)
+	if k < len(r.toks) && r.tag(k) == "VBG" { // "went camping", "started playing guitar"
+		return r.activity(subject, pred, k, cond)
+	}
+	return r.object(subject, pred, k, cond)
+}
+
+// copula reads "I am a counselor" at the be-form j: a determiner first,
+// not "I'm game".
+func (r *reader) copula(subject string, j int) []memory.Triple {
+	if j+1 >= len(r.toks) || r.tag(j+1) != "DT" {
+		return nil
+	}
+	obj, typ, end := r.nounPhrase(j + 1)
+	if obj == "" || !strings.Contains(obj, " ") && evaluative(obj) {
+		return nil
+	}
+	if !strings.Contains(obj, " ") && genericHead(strings.ToLower(obj)) {
+		more, ok := r.attachment(end) // "a fan of savasana"
+		if !ok {
+			return nil
+		}
+		obj += " " + more
+	}
+	r.setType(obj, typ)
+	return []memory.Triple{{Subject: subject, Predicate: "is", Object: obj}}
+}
+
+// verbPhrase reads the verb at j as a predicate, with the inner verb of an
+// intention ("decided to adopt") and a particle or preposition ("moved
+// to"), and returns where its object starts. It is not ok for a word that
+// is no verb, a light verb, or an infinitive that names no place.
+func (r *reader) verbPhrase(j int) (pred string, k int, ok bool) {
+	w := r.word(j)
+	if !isVerb(r.tag(j)) || !alphabetic(w) {
+		return "", 0, false
+	}
+	pred = morph.Lemma(w, morph.Verb)
 	if light(w) || light(pred) || !morph.Known(pred, morph.Verb) {
-		return nil
+		return "", 0, false
 	}
-	k := j + 1
+	k = j + 1
 	for k < len(r.toks) && r.tag(k) == "RB" {
 		k++
 	}
 	// "decided to adopt a dog", "plan to visit Paris": the inner verb.
 	if k+1 < len(r.toks) && r.tag(k) == "TO" && r.tag(k+1) == "VB" {
 		if !intends(pred) {
-			return nil
+			return "", 0, false
 		}
 		pred += " to " + morph.Lemma(r.word(k+1), morph.Verb)
 		k += 2
 	}
 	if k < len(r.toks) && (r.tag(k) == "RP" || (r.tag(k) == "IN" && preposition(r.word(k))) || r.tag(k) == "TO") {
 		if r.tag(k) == "TO" && (k+1 >= len(r.toks) || !(r.tag(k+1) == "DT" || isNoun(r.tag(k+1)) || r.tag(k+1) == "PRP$")) {
-			return nil // "want to share": an infinitive, not a place
+			return "", 0, false // "want to share": an infinitive, not a place
 		}
 		if pred == "take" && r.word(k) != "up" && r.word(k) != "on" {
-			return nil // "a pic I took at the park": where a photo was taken
+			return "", 0, false // "a pic I took at the park": where a photo was taken
 		}
 		pred += " " + r.word(k)
 		k++
 	}
-	if k < len(r.toks) && r.tag(k) == "VBG" { // "went camping", "started playing guitar"
-		lemma := morph.Lemma(r.word(k), morph.Verb)
-		if light(lemma) || vagueWord(r.word(k)) || genericActivity(lemma) {
-			return nil
-		}
-		act := r.word(k)
-		if !alphabetic(act) {
-			return nil
-		}
-		obj, _, _ := r.nounPhrase(k + 1)
-		if obj != "" && k+1 < len(r.toks) && r.tag(k+1) != "IN" {
-			act += " " + obj
-		} else if !morph.Known(act, morph.Noun) {
-			return nil // a bare "throwing": not an activity by name
-		}
-		r.setType(act, "activity")
-		return []memory.Triple{{Subject: subject, Predicate: pred, Object: act, Condition: cond}}
+	return pred, k, true
+}
+
+// activity reads an activity named by the gerund at k ("went camping",
+// "started playing guitar") as the object of pred.
+func (r *reader) activity(subject, pred string, k int, cond string) []memory.Triple {
+	lemma := morph.Lemma(r.word(k), morph.Verb)
+	if light(lemma) || vagueWord(r.word(k)) || genericActivity(lemma) {
+		return nil
 	}
+	act := r.word(k)
+	if !alphabetic(act) {
+		return nil
+	}
+	obj, _, _ := r.nounPhrase(k + 1)
+	if obj != "" && k+1 < len(r.toks) && r.tag(k+1) != "IN" {
+		act += " " + obj
+	} else if !morph.Known(act, morph.Noun) {
+		return nil // a bare "throwing": not an activity by name
+	}
+	r.setType(act, "activity")
+	return []memory.Triple{{Subject: subject, Predicate: pred, Object: act, Condition: cond}}
+}
+
+// object reads the noun phrase at k as the object of pred, with what says
+// which one a generic object is ("a trip to Canada").
+func (r *reader) object(subject, pred string, k int, cond string) []memory.Triple {
 	if k < len(r.toks) && r.tag(k) == "PRP$" && r.word(k) != "my" && r.word(k) != "our" {
 		return nil // "I love your commitment": about the listener
 	}

@@ -40,199 +40,246 @@ func assistant(blocks []session.Block) *session.Message {
 	return &session.Message{Role: session.RoleAssistant, Blocks: blocks}
 }
 
+// anthropicUsage is the usage of a Messages response.
+type anthropicUsage struct {
+	Input      int `json:"input_tokens"`
+	Output     int `json:"output_tokens"`
+	CacheRead  int `json:"cache_read_input_tokens"`
+	CacheWrite int `json:"cache_creation_input_tokens"`
+}
+
+// anthropicReplyMessage is a Messages response, whole or as a stream
+// starts it.
+type anthropicReplyMessage struct {
+	ID         string           `json:"id"`
+	Model      string           `json:"model"`
+	Content    []anthropicBlock `json:"content"`
+	StopReason string           `json:"stop_reason"`
+	Usage      *anthropicUsage  `json:"usage"`
+}
+
+// anthropicEvent is one event of a Messages stream (or, typed "message",
+// the whole response).
+type anthropicEvent struct {
+	Type         string                 `json:"type"`
+	Message      *anthropicReplyMessage `json:"message"`
+	Index        int                    `json:"index"`
+	ContentBlock *anthropicBlock        `json:"content_block"`
+	Delta        struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		Thinking    string `json:"thinking"`
+		PartialJSON string `json:"partial_json"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage *anthropicUsage `json:"usage"`
+}
+
+// anthropicReply gathers a Messages response from its events.
+type anthropicReply struct {
+	msg     anthropicReplyMessage
+	usage   anthropicUsage
+	found   bool
+	blocks  []anthropicBlock
+	partial []strings.Builder // each block's tool input, as streamed
+}
+
 // anthropicResponse assembles a Messages response: a message object, or
 // its stream of events.
 func anthropicResponse(evs []json.RawMessage) response {
-	type usage struct {
-		Input      int `json:"input_tokens"`
-		Output     int `json:"output_tokens"`
-		CacheRead  int `json:"cache_read_input_tokens"`
-		CacheWrite int `json:"cache_creation_input_tokens"`
-	}
-	type message struct {
-		ID         string           `json:"id"`
-		Model      string           `json:"model"`
-		Content    []anthropicBlock `json:"content"`
-		StopReason string           `json:"stop_reason"`
-		Usage      *usage           `json:"usage"`
-	}
-	var msg message
-	var u usage
-	found := false
-	var blocks []anthropicBlock
-	var partial []strings.Builder
+	var r anthropicReply
 	for _, raw := range evs {
-		var ev struct {
-			Type         string          `json:"type"`
-			Message      *message        `json:"message"`
-			Index        int             `json:"index"`
-			ContentBlock *anthropicBlock `json:"content_block"`
-			Delta        struct {
-				Type        string `json:"type"`
-				Text        string `json:"text"`
-				Thinking    string `json:"thinking"`
-				PartialJSON string `json:"partial_json"`
-				StopReason  string `json:"stop_reason"`
-			} `json:"delta"`
-			Usage *usage `json:"usage"`
-		}
+		var ev anthropicEvent
 		if json.Unmarshal(raw, &ev) != nil {
 			continue
 		}
-		switch ev.Type {
-		case "message":
-			var whole message
+		if ev.Type == "message" {
+			var whole anthropicReplyMessage
 			json.Unmarshal(raw, &whole)
-			msg, blocks, found = whole, whole.Content, true
-			if whole.Usage != nil {
-				u = *whole.Usage
-			}
-		case "message_start":
-			if ev.Message != nil {
-				msg, found = *ev.Message, true
-				if ev.Message.Usage != nil {
-					u = *ev.Message.Usage
-				}
-			}
-		case "content_block_start":
-			for len(blocks) <= ev.Index {
-				blocks = append(blocks, anthropicBlock{})
-				partial = append(partial, strings.Builder{})
-			}
-			if ev.ContentBlock != nil {
-				blocks[ev.Index] = *ev.ContentBlock
-			}
-		case "content_block_delta":
-			if ev.Index >= len(blocks) {
-				continue
-			}
-			b := &blocks[ev.Index]
-			b.Text += ev.Delta.Text
-			b.Thinking += ev.Delta.Thinking
-			partial[ev.Index].WriteString(ev.Delta.PartialJSON)
-		case "message_delta":
-			msg.StopReason = cmpOr(ev.Delta.StopReason, msg.StopReason)
-			if ev.Usage != nil {
-				u.Output = ev.Usage.Output
-				if ev.Usage.Input > 0 || ev.Usage.CacheRead > 0 || ev.Usage.CacheWrite > 0 {
-					u.Input, u.CacheRead, u.CacheWrite = ev.Usage.Input, ev.Usage.CacheRead, ev.Usage.CacheWrite
-				}
-			}
+			ev.Message = &whole
 		}
+		r.add(&ev)
 	}
-	if !found {
+	if !r.found {
 		return response{}
 	}
-	var out []session.Block
-	for i := range blocks {
-		if i < len(partial) && partial[i].Len() > 0 {
-			blocks[i].Input = json.RawMessage(partial[i].String())
+	return r.response()
+}
+
+// add takes one event in.
+func (r *anthropicReply) add(ev *anthropicEvent) {
+	switch ev.Type {
+	case "message", "message_start":
+		if ev.Message == nil {
+			return
 		}
-		if b, ok := anthropicBlockOf(&blocks[i]); ok {
+		r.msg, r.found = *ev.Message, true
+		if ev.Type == "message" {
+			r.blocks = ev.Message.Content
+		}
+		if ev.Message.Usage != nil {
+			r.usage = *ev.Message.Usage
+		}
+	case "content_block_start":
+		for len(r.blocks) <= ev.Index {
+			r.blocks = append(r.blocks, anthropicBlock{})
+			r.partial = append(r.partial, strings.Builder{})
+		}
+		if ev.ContentBlock != nil {
+			r.blocks[ev.Index] = *ev.ContentBlock
+		}
+	case "content_block_delta":
+		if ev.Index >= len(r.blocks) {
+			return
+		}
+		b := &r.blocks[ev.Index]
+		b.Text += ev.Delta.Text
+		b.Thinking += ev.Delta.Thinking
+		if ev.Index < len(r.partial) {
+			r.partial[ev.Index].WriteString(ev.Delta.PartialJSON)
+		}
+	case "message_delta":
+		r.msg.StopReason = cmpOr(ev.Delta.StopReason, r.msg.StopReason)
+		if u := ev.Usage; u != nil {
+			r.usage.Output = u.Output
+			if u.Input > 0 || u.CacheRead > 0 || u.CacheWrite > 0 {
+				r.usage.Input, r.usage.CacheRead, r.usage.CacheWrite = u.Input, u.CacheRead, u.CacheWrite
+			}
+		}
+	}
+}
+
+// response is the assistant message and usage gathered.
+func (r *anthropicReply) response() response {
+	var out []session.Block
+	for i := range r.blocks {
+		if i < len(r.partial) && r.partial[i].Len() > 0 {
+			r.blocks[i].Input = json.RawMessage(r.partial[i].String())
+		}
+		if b, ok := anthropicBlockOf(&r.blocks[i]); ok {
 			out = append(out, b)
 		}
 	}
 	m := assistant(out)
-	m.ID, m.Model, m.StopReason, m.Provider = msg.ID, msg.Model, msg.StopReason, "anthropic"
+	m.ID, m.Model, m.StopReason, m.Provider = r.msg.ID, r.msg.Model, r.msg.StopReason, "anthropic"
+	u := r.usage
 	return response{message: m, usage: &session.Usage{Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output}}
+}
+
+// chatEvent is a Chat Completions response, or one chunk of its stream.
+type chatEvent struct {
+	ID      string `json:"id"`
+	Model   string `json:"model"`
+	Choices []struct {
+		Message *struct {
+			Content   json.RawMessage `json:"content"`
+			Reasoning string          `json:"reasoning_content"`
+			ToolCalls []chatToolCall  `json:"tool_calls"`
+		} `json:"message"`
+		Delta struct {
+			Content   string         `json:"content"`
+			Reasoning string         `json:"reasoning_content"`
+			ToolCalls []chatToolCall `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		Prompt     int `json:"prompt_tokens"`
+		Completion int `json:"completion_tokens"`
+		Details    *struct {
+			Cached int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+	} `json:"usage"`
+}
+
+// chatReply gathers a Chat Completions response from its events.
+type chatReply struct {
+	text, reasoning strings.Builder
+	calls           map[int]*chatToolCall // by index
+	usage           *session.Usage
+	id, model, stop string
 }
 
 // chatResponse assembles a Chat Completions response: a completion, or
 // its chunks.
 func chatResponse(evs []json.RawMessage) response {
-	var text, reasoning strings.Builder
-	calls := map[int]*chatToolCall{}
-	var u *session.Usage
-	var id, model, stop string
+	r := chatReply{calls: map[int]*chatToolCall{}}
 	found := false
 	for _, raw := range evs {
-		var ev struct {
-			ID      string `json:"id"`
-			Model   string `json:"model"`
-			Choices []struct {
-				Message *struct {
-					Content   json.RawMessage `json:"content"`
-					Reasoning string          `json:"reasoning_content"`
-					ToolCalls []chatToolCall  `json:"tool_calls"`
-				} `json:"message"`
-				Delta struct {
-					Content   string         `json:"content"`
-					Reasoning string         `json:"reasoning_content"`
-					ToolCalls []chatToolCall `json:"tool_calls"`
-				} `json:"delta"`
-				FinishReason string `json:"finish_reason"`
-			} `json:"choices"`
-			Usage *struct {
-				Prompt     int `json:"prompt_tokens"`
-				Completion int `json:"completion_tokens"`
-				Details    *struct {
-					Cached int `json:"cached_tokens"`
-				} `json:"prompt_tokens_details"`
-			} `json:"usage"`
-		}
+		var ev chatEvent
 		if json.Unmarshal(raw, &ev) != nil || (ev.Choices == nil && ev.Usage == nil) {
 			continue
 		}
 		found = true
-		id, model = cmpOr(ev.ID, id), cmpOr(ev.Model, model)
-		if ev.Usage != nil {
-			u = &session.Usage{Input: ev.Usage.Prompt, Output: ev.Usage.Completion}
-			if d := ev.Usage.Details; d != nil {
-				u.Input -= d.Cached
-				u.CacheRead = d.Cached
-			}
-		}
-		if len(ev.Choices) == 0 {
-			continue
-		}
-		c := ev.Choices[0]
-		stop = cmpOr(c.FinishReason, stop)
-		if m := c.Message; m != nil {
-			for _, b := range TextBlocks(m.Content) {
-				text.WriteString(b.Text)
-			}
-			reasoning.WriteString(m.Reasoning)
-			for i, tc := range m.ToolCalls {
-				tc := tc
-				calls[i] = &tc
-			}
-			continue
-		}
-		text.WriteString(c.Delta.Content)
-		reasoning.WriteString(c.Delta.Reasoning)
-		for _, tc := range c.Delta.ToolCalls {
-			have, ok := calls[tc.Index]
-			if !ok {
-				have = &chatToolCall{Index: tc.Index}
-				calls[tc.Index] = have
-			}
-			have.ID = cmpOr(tc.ID, have.ID)
-			have.Function.Name += tc.Function.Name
-			have.Function.Arguments += tc.Function.Arguments
-		}
+		r.add(&ev)
 	}
 	if !found {
 		return response{}
 	}
+	return response{message: r.message(), usage: r.usage}
+}
+
+// add takes one event in.
+func (r *chatReply) add(ev *chatEvent) {
+	r.id, r.model = cmpOr(ev.ID, r.id), cmpOr(ev.Model, r.model)
+	if ev.Usage != nil {
+		r.usage = &session.Usage{Input: ev.Usage.Prompt, Output: ev.Usage.Completion}
+		if d := ev.Usage.Details; d != nil {
+			r.usage.Input -= d.Cached
+			r.usage.CacheRead = d.Cached
+		}
+	}
+	if len(ev.Choices) == 0 {
+		return
+	}
+	c := ev.Choices[0]
+	r.stop = cmpOr(c.FinishReason, r.stop)
+	if m := c.Message; m != nil {
+		for _, b := range TextBlocks(m.Content) {
+			r.text.WriteString(b.Text)
+		}
+		r.reasoning.WriteString(m.Reasoning)
+		for i, tc := range m.ToolCalls {
+			r.calls[i] = &tc
+		}
+		return
+	}
+	r.text.WriteString(c.Delta.Content)
+	r.reasoning.WriteString(c.Delta.Reasoning)
+	for _, tc := range c.Delta.ToolCalls {
+		have, ok := r.calls[tc.Index]
+		if !ok {
+			have = &chatToolCall{Index: tc.Index}
+			r.calls[tc.Index] = have
+		}
+		have.ID = cmpOr(tc.ID, have.ID)
+		have.Function.Name += tc.Function.Name
+		have.Function.Arguments += tc.Function.Arguments
+	}
+}
+
+// message is the assistant message gathered: reasoning, text, then the
+// tool calls by index.
+func (r *chatReply) message() *session.Message {
 	var blocks []session.Block
-	if reasoning.Len() > 0 {
-		blocks = append(blocks, session.Block{Type: session.BlockThinking, Text: reasoning.String()})
+	if r.reasoning.Len() > 0 {
+		blocks = append(blocks, session.Block{Type: session.BlockThinking, Text: r.reasoning.String()})
 	}
-	if text.Len() > 0 {
-		blocks = append(blocks, session.Block{Type: session.BlockText, Text: text.String()})
+	if r.text.Len() > 0 {
+		blocks = append(blocks, session.Block{Type: session.BlockText, Text: r.text.String()})
 	}
-	idx := make([]int, 0, len(calls))
-	for i := range calls {
+	idx := make([]int, 0, len(r.calls))
+	for i := range r.calls {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
 	for _, i := range idx {
-		c := calls[i]
+		c := r.calls[i]
 		blocks = append(blocks, session.Block{Type: session.BlockToolCall, ToolCallID: c.ID, ToolName: c.Function.Name, Arguments: arguments(jsonString(c.Function.Arguments))})
 	}
 	m := assistant(blocks)
-	m.ID, m.Model, m.StopReason, m.Provider = id, model, stop, "openai"
-	return response{message: m, usage: u}
+	m.ID, m.Model, m.StopReason, m.Provider = r.id, r.model, r.stop, "openai"
+	return m
 }
 
 // responsesResponse assembles a Responses response: the response object

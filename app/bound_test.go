@@ -173,7 +173,7 @@ func TestAbandonedPreparationStops(t *testing.T) {
 		t.Fatalf("a call whose caller left: %v", err)
 	}
 	n := 0
-	for _, k := range d.replays.keys() {
+	for _, k := range d.replays.Keys() {
 		if strings.Contains(k, "o200k") {
 			n++
 		}

@@ -8,6 +8,7 @@ import (
 
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/debug"
+	"ctxscope/engine/revcache"
 	"ctxscope/engine/wire"
 	"ctxscope/graphviz"
 )
@@ -34,11 +35,11 @@ type Debugger struct {
 
 	// replays are the prepared threads, by session key, "/" and the
 	// params that decide the preparation.
-	replays *revisionCache[*preparedReplay]
+	replays *revcache.Cache[*preparedReplay]
 
 	// wires are the proxy's recordings summarised for matching, by
 	// session key and revision (debugger_wire.go).
-	wires *revisionCache[wire.Candidate]
+	wires *revcache.Cache[wire.Candidate]
 
 	memories sessionMemories
 }
@@ -56,7 +57,7 @@ type graphLayout struct {
 }
 
 func newDebugger(a *App) *Debugger {
-	return &Debugger{app: a, replays: newRevisionCache[*preparedReplay](maxPrepared), wires: newRevisionCache[wire.Candidate](maxWireCandidates),
+	return &Debugger{app: a, replays: revcache.New[*preparedReplay](maxPrepared), wires: revcache.New[wire.Candidate](maxWireCandidates),
 		memories: newSessionMemories()}
 }
 
@@ -67,16 +68,16 @@ func (d *Debugger) replay(ctx context.Context, key string, p debug.Params) (*pre
 	if err := validParams(p); err != nil {
 		return nil, err
 	}
-	o, err := d.app.sessions.get(key)
+	o, err := d.app.sessions.get(ctx, key)
 	if err != nil {
 		return nil, err
 	}
-	r, err := d.replays.get(ctx, key+"/"+p.Key(), o.revision, func(ctx context.Context, _ *preparedReplay, _ bool) (*preparedReplay, error) {
-		l, err := o.ledger(debug.LedgerCounter(p.Counter))
+	r, err := d.replays.Get(ctx, key+"/"+p.Key(), o.Revision(), func(ctx context.Context, _ *preparedReplay, _ bool) (*preparedReplay, error) {
+		l, err := o.Ledger(debug.LedgerCounter(p.Counter))
 		if err != nil {
 			return nil, err
 		}
-		rep, err := debug.New(ctx, o.s, p, l)
+		rep, err := debug.New(ctx, o.Session, p, l)
 		if err != nil {
 			return nil, err
 		}
@@ -87,14 +88,14 @@ func (d *Debugger) replay(ctx context.Context, key string, p debug.Params) (*pre
 		// is this replay, not one to prepare again (a second at paper
 		// scale).
 		p.Counter = r.CounterName()
-		d.replays.alias(key+"/"+p.Key(), o.revision, r)
+		d.replays.Alias(key+"/"+p.Key(), o.Revision(), r)
 	}
 	return r, err
 }
 
 // forget drops everything prepared for a session.
 func (d *Debugger) forget(key string) {
-	d.replays.forget(key, "/")
+	d.replays.Forget(key, "/")
 	d.memories.forget(key)
 }
 
@@ -132,11 +133,11 @@ func (d *Debugger) Policies(ctx context.Context) []string {
 // sidechains, with their requests and branches.
 func (d *Debugger) Threads(ctx context.Context, key string) ([]debug.ThreadInfo, error) {
 	d.app.called("Debugger.Threads", key)
-	o, err := d.app.sessions.get(key)
+	o, err := d.app.sessions.get(ctx, key)
 	if err != nil {
 		return nil, err
 	}
-	return o.threads(), nil
+	return threadsOf(o), nil
 }
 
 // Replay replays a thread of a session under p's policy and budget. A
@@ -179,8 +180,8 @@ func (d *Debugger) ReplayStep(ctx context.Context, key string, p debug.Params, s
 func (d *Debugger) resolved(ctx context.Context, key string, p debug.Params) (*preparedReplay, debug.Params, error) {
 	var last *preparedReplay
 	declares := func() bool {
-		o, err := d.app.sessions.get(key)
-		return err != nil || o.declaresEpisodes(p.Thread)
+		o, err := d.app.sessions.get(ctx, key)
+		return err != nil || declaresEpisodes(o, p.Thread)
 	}
 	prepare := func(ctx context.Context, p debug.Params) (*debug.Replay, error) {
 		r, err := d.replay(ctx, key, p)

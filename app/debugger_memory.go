@@ -142,7 +142,7 @@ func (d *Debugger) withMemory(ctx context.Context, key string, p debug.Params) (
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	o, err := d.app.sessions.get(key)
+	o, err := d.app.sessions.get(ctx, key)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -288,18 +288,18 @@ func (d *Debugger) LocatePassage(ctx context.Context, key, passage string) (Pass
 	if !ok {
 		return PassagePlace{}, fmt.Errorf("%q is not a passage of a session memory", passage)
 	}
-	o, err := d.app.sessions.get(key)
+	o, err := d.app.sessions.get(ctx, key)
 	if err != nil {
 		return PassagePlace{}, err
 	}
-	if ref.Thread >= len(o.s.Threads) {
+	if ref.Thread >= len(o.Session.Threads) {
 		return PassagePlace{}, fmt.Errorf("session %q has no thread %d", key, ref.Thread)
 	}
-	for i, e := range o.s.Threads[ref.Thread].Entries {
+	for i, e := range o.Session.Threads[ref.Thread].Entries {
 		if code.EntryRef(e) != ref.Entry {
 			continue
 		}
-		l, ok := debug.NewLocator(o.s.Threads[ref.Thread], nil).Locate(i)
+		l, ok := debug.NewLocator(o.Session.Threads[ref.Thread], nil).Locate(i)
 		if !ok {
 			return PassagePlace{}, errors.New("no request shows this passage's entry")
 		}

@@ -32,7 +32,7 @@ func TestSessionMemoryLeadsToTheEvictedBlock(t *testing.T) {
 		t.Fatal("no look-back at τ 20000")
 	}
 	// Another τ reuses the recall index of this revision and thread.
-	lm, _ := a.debugger.memories.cache.held(info.Key)
+	lm, _ := a.debugger.memories.cache.Held(info.Key)
 	var first *recall.Index
 	for _, x := range lm.indexes {
 		first = x
@@ -109,7 +109,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm, _ := a.debugger.memories.cache.held(info.Key)
+	sm, _ := a.debugger.memories.cache.Held(info.Key)
 	reader := sm.reader
 	if err := a.live.Follow(context.Background(), info.Key); err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestSessionMemoryGrowsWithALiveSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm, _ = a.debugger.memories.cache.held(info.Key)
+	sm, _ = a.debugger.memories.cache.Held(info.Key)
 	if sm.reader != reader {
 		t.Error("the memory was read again from the start")
 	}
@@ -214,7 +214,7 @@ func TestSessionMemoriesKeepTheNewest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, err := a.sessions.get(info.Key)
+		o, err := a.sessions.get(context.Background(), info.Key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,14 +222,14 @@ func TestSessionMemoriesKeepTheNewest(t *testing.T) {
 			t.Fatal(err)
 		}
 		keys = append(keys, info.Key)
-		if _, ok := a.debugger.memories.cache.held(info.Key); !ok {
+		if _, ok := a.debugger.memories.cache.Held(info.Key); !ok {
 			t.Fatalf("the memory of %s, just read, is not kept", f)
 		}
 	}
-	if n := len(a.debugger.memories.cache.keys()); n != maxSessionMemories {
+	if n := len(a.debugger.memories.cache.Keys()); n != maxSessionMemories {
 		t.Errorf("%d memories kept, want %d", n, maxSessionMemories)
 	}
-	if _, ok := a.debugger.memories.cache.held(keys[0]); ok {
+	if _, ok := a.debugger.memories.cache.Held(keys[0]); ok {
 		t.Error("the least recently used memory is still kept")
 	}
 }

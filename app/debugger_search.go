@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"ctxscope/engine/workspace"
 	"errors"
 	"fmt"
 	"strconv"
@@ -45,19 +46,19 @@ func (d *Debugger) Search(ctx context.Context, query, key string, size int) (*Hi
 	}
 	out := &Hits{Total: res.Total, Hits: make([]Hit, 0, len(res.Hits))}
 	locators := map[int]*debug.Locator{}
-	var o *openSession
+	var o *workspace.Opened
 	if key != "" {
-		if o, err = d.app.sessions.get(key); err != nil {
+		if o, err = d.app.sessions.get(ctx, key); err != nil {
 			return nil, err
 		}
 	}
 	for _, h := range res.Hits {
 		hit := Hit{Hit: h, Request: -1, Message: -1}
 		hit.ThreadIndex, hit.EntryIndex = entryOf(h.ID)
-		if o != nil && h.Session == key && hit.ThreadIndex >= 0 && hit.ThreadIndex < len(o.s.Threads) {
+		if o != nil && h.Session == key && hit.ThreadIndex >= 0 && hit.ThreadIndex < len(o.Session.Threads) {
 			loc := locators[hit.ThreadIndex]
 			if loc == nil {
-				loc = debug.NewLocator(o.s.Threads[hit.ThreadIndex], nil)
+				loc = debug.NewLocator(o.Session.Threads[hit.ThreadIndex], nil)
 				locators[hit.ThreadIndex] = loc
 			}
 			if l, ok := loc.Locate(hit.EntryIndex); ok {
@@ -73,14 +74,14 @@ func (d *Debugger) Search(ctx context.Context, query, key string, size int) (*Hi
 // shows among the thread's requests.
 func (d *Debugger) Locate(ctx context.Context, key string, thread, entry int) (debug.Location, error) {
 	d.app.called("Debugger.Locate", key, thread, entry)
-	o, err := d.app.sessions.get(key)
+	o, err := d.app.sessions.get(ctx, key)
 	if err != nil {
 		return debug.Location{}, err
 	}
-	if thread < 0 || thread >= len(o.s.Threads) {
+	if thread < 0 || thread >= len(o.Session.Threads) {
 		return debug.Location{}, fmt.Errorf("no thread %d", thread)
 	}
-	l, ok := debug.NewLocator(o.s.Threads[thread], nil).Locate(entry)
+	l, ok := debug.NewLocator(o.Session.Threads[thread], nil).Locate(entry)
 	if !ok {
 		return debug.Location{}, errors.New("no request shows this entry")
 	}

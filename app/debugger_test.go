@@ -269,11 +269,11 @@ func TestPreparedThreadsAreBounded(t *testing.T) {
 			}
 		}
 	}
-	if n := len(d.replays.keys()); n != maxPrepared {
+	if n := len(d.replays.Keys()); n != maxPrepared {
 		t.Errorf("%d threads prepared, want the last %d", n, maxPrepared)
 	}
 	last := false
-	for _, k := range d.replays.keys() {
+	for _, k := range d.replays.Keys() {
 		last = last || strings.HasSuffix(k, "/5/estimate/inferred")
 	}
 	if !last {
@@ -300,20 +300,20 @@ func TestDefaultsShareTheirReplay(t *testing.T) {
 	if tl.CounterName != debug.CounterCalibrated || tl.Episodes != "inferred" {
 		t.Fatalf("the thread reports usage and declares no episode, yet the defaults resolved to %q and %q", tl.CounterName, tl.Episodes)
 	}
-	for _, k := range d.replays.keys() {
+	for _, k := range d.replays.Keys() {
 		if strings.HasSuffix(k, "/declared") {
 			t.Errorf("a declared replay was prepared: %s", k)
 		}
 	}
 	resolved := debug.Params{Thread: 5, Counter: tl.CounterName, Episodes: tl.Episodes, Policy: "paper", Budget: tl.Budget}
-	asked, ok := d.replays.held(info.Key + "/" + debug.Params{Thread: 5, Episodes: tl.Episodes}.Key())
+	asked, ok := d.replays.Held(info.Key + "/" + debug.Params{Thread: 5, Episodes: tl.Episodes}.Key())
 	if !ok {
-		t.Fatalf("no replay held for the defaults; held: %v", d.replays.keys())
+		t.Fatalf("no replay held for the defaults; held: %v", d.replays.Keys())
 	}
 	if _, err := d.Context(context.Background(), info.Key, resolved, 0); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := d.replays.held(info.Key + "/" + resolved.Key()); !ok || got != asked {
+	if got, ok := d.replays.Held(info.Key + "/" + resolved.Key()); !ok || got != asked {
 		t.Fatalf("the resolved counter's replay is another (%p, held %v) than the defaults' (%p)", got, ok, asked)
 	}
 }
@@ -321,7 +321,8 @@ func TestDefaultsShareTheirReplay(t *testing.T) {
 // TestEpisodeModeIsResolvedOncePerThread checks the session's memo of
 // which threads may declare episodes against the walk it saves, for a
 // session that declares them (the demo) and one that does not, threads
-// out of range included.
+// out of range included. That the memo works each out once is
+// workspace.Derived's test.
 func TestEpisodeModeIsResolvedOncePerThread(t *testing.T) {
 	a := newApp(t, Options{})
 	for _, path := range []string{claudeSession, "demo/demo-fix-pagination.jsonl"} {
@@ -329,27 +330,24 @@ func TestEpisodeModeIsResolvedOncePerThread(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, err := a.sessions.get(info.Key)
+		o, err := a.sessions.get(context.Background(), info.Key)
 		if err != nil {
 			t.Fatal(err)
 		}
 		declaring := 0
-		for i := -1; i <= len(o.s.Threads); i++ {
-			want := debug.DeclaresEpisodes(o.s, i)
+		for i := -1; i <= len(o.Session.Threads); i++ {
+			want := debug.DeclaresEpisodes(o.Session, i)
 			for range 2 {
-				if got := o.declaresEpisodes(i); got != want {
+				if got := declaresEpisodes(o, i); got != want {
 					t.Errorf("%s thread %d: declaresEpisodes %v, the walk says %v", path, i, got, want)
 				}
 			}
-			if want && i >= 0 && i < len(o.s.Threads) {
+			if want && i >= 0 && i < len(o.Session.Threads) {
 				declaring++
 			}
 		}
-		if len(o.declared) != len(o.s.Threads)+2 {
-			t.Errorf("%s: %d threads remembered, want %d", path, len(o.declared), len(o.s.Threads)+2)
-		}
 		if wantSome := path != claudeSession; (declaring > 0) != wantSome {
-			t.Errorf("%s: %d of %d threads declare episodes", path, declaring, len(o.s.Threads))
+			t.Errorf("%s: %d of %d threads declare episodes", path, declaring, len(o.Session.Threads))
 		}
 	}
 }

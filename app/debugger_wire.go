@@ -37,36 +37,36 @@ const maxWireCandidates = 500
 // session's).
 func (d *Debugger) Wire(ctx context.Context, key string, thread, k int, counter string) (WireView, error) {
 	d.app.called("Debugger.Wire", key, thread, k, counter)
-	o, err := d.app.sessions.get(key)
+	o, err := d.app.sessions.get(ctx, key)
 	if err != nil {
 		return WireView{}, err
 	}
-	if thread < 0 || thread >= len(o.s.Threads) {
+	if thread < 0 || thread >= len(o.Session.Threads) {
 		return WireView{}, fmt.Errorf("session %q has no thread %d", key, thread)
 	}
-	if o.s.Format == session.FormatProxy {
+	if o.Session.Format == session.FormatProxy {
 		return WireView{Note: "this session was recorded by the proxy: it is the wire"}, nil
 	}
-	th := o.s.Threads[thread]
+	th := o.Session.Threads[thread]
 	cands, err := d.wireCandidates(ctx)
 	if err != nil {
 		return WireView{}, err
 	}
-	wireKey, ok := wire.Match(o.s, th, cands)
+	wireKey, ok := wire.Match(o.Session, th, cands)
 	if !ok {
 		return WireView{Note: "no conversation recorded by the proxy matches this thread"}, nil
 	}
-	w, err := d.app.sessions.get(wireKey)
+	w, err := d.app.sessions.get(ctx, wireKey)
 	if err != nil {
 		return WireView{}, err
 	}
-	l, err := o.ledger(debug.LedgerCounter(counter))
+	l, err := o.Ledger(debug.LedgerCounter(counter))
 	if err != nil {
 		return WireView{}, err
 	}
-	lr, wr := session.BuildRequests(th), session.BuildRequests(w.s.Main())
+	lr, wr := session.BuildRequests(th), session.BuildRequests(w.Session.Main())
 	pairs := wire.Pair(lr, wr)
-	v := WireView{Matched: true, Wire: wireKey, Title: w.s.Title, Total: len(lr), Diff: wire.At(lr, wr, pairs, k, l.Counter())}
+	v := WireView{Matched: true, Wire: wireKey, Title: w.Session.Title, Total: len(lr), Diff: wire.At(lr, wr, pairs, k, l.Counter())}
 	for _, p := range pairs {
 		if p >= 0 {
 			v.Requests++
@@ -87,12 +87,12 @@ func (d *Debugger) wireCandidates(ctx context.Context) ([]wire.Candidate, error)
 		if info.Format != string(session.FormatProxy) || len(out) >= maxWireCandidates {
 			continue
 		}
-		c, err := d.wires.get(ctx, info.Key, info.Revision, func(context.Context, wire.Candidate, bool) (wire.Candidate, error) {
-			o, err := d.app.sessions.get(info.Key)
+		c, err := d.wires.Get(ctx, info.Key, info.Revision, func(context.Context, wire.Candidate, bool) (wire.Candidate, error) {
+			o, err := d.app.sessions.get(ctx, info.Key)
 			if err != nil {
 				return wire.Candidate{}, err
 			}
-			return wire.CandidateOf(info.Key, o.s), nil
+			return wire.CandidateOf(info.Key, o.Session), nil
 		})
 		if err != nil {
 			continue // deleted meanwhile

@@ -193,7 +193,7 @@ func (l *Live) announce(changes []store.SessionChange) {
 			added = append(added, c.Key)
 			continue
 		}
-		st, err := l.app.sessions.statsOf(c.Key)
+		st, err := l.app.ws.Stats(context.Background(), c.Key)
 		if err != nil {
 			l.app.logf("live %s: %v", c.Key, err)
 			continue

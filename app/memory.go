@@ -14,6 +14,7 @@ import (
 	"ctxscope/engine/memory/locomo"
 	memstore "ctxscope/engine/memory/memstore"
 	"ctxscope/engine/memory/retrieve"
+	"ctxscope/engine/revcache"
 	"ctxscope/graphviz"
 )
 
@@ -26,7 +27,7 @@ type Memory struct {
 
 	// loaded are the stored memories read, by set, as of the set's
 	// revision.
-	loaded *revisionCache[*loadedMemory]
+	loaded *revcache.Cache[*loadedMemory]
 
 	embOnce sync.Once
 	emb     embed.Provider
@@ -51,7 +52,7 @@ type loadedMemory struct {
 }
 
 func newMemory(a *App) *Memory {
-	return &Memory{app: a, loaded: newRevisionCache[*loadedMemory](keepMemories), locomo: map[string][]*locomo.Conversation{}, jobs: newJobs()}
+	return &Memory{app: a, loaded: revcache.New[*loadedMemory](keepMemories), locomo: map[string][]*locomo.Conversation{}, jobs: newJobs()}
 }
 
 // keepMemories is how many stored memories stay read; the least recently
@@ -69,7 +70,7 @@ func (s *Memory) get(set string) (*loadedMemory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q", ErrNoMemory, set)
 	}
-	return s.loaded.get(ctx, set, rev, func(context.Context, *loadedMemory, bool) (*loadedMemory, error) {
+	return s.loaded.Get(ctx, set, rev, func(context.Context, *loadedMemory, bool) (*loadedMemory, error) {
 		m, err := s.app.ws.LoadMemory(set)
 		if errors.Is(err, memstore.ErrNotFound) {
 			return nil, fmt.Errorf("%w: %q", ErrNoMemory, set)
@@ -86,7 +87,7 @@ func (s *Memory) save(m *memory.Memory) error {
 	if err := s.app.ws.SaveMemory(context.Background(), m); err != nil {
 		return err
 	}
-	s.loaded.forget(m.ID, "")
+	s.loaded.Forget(m.ID, "")
 	return nil
 }
 
@@ -145,7 +146,7 @@ func (s *Memory) Delete(ctx context.Context, set string) error {
 	if err := s.app.ws.DeleteMemory(ctx, set); err != nil {
 		return err
 	}
-	s.loaded.forget(set, "")
+	s.loaded.Forget(set, "")
 	return nil
 }
 

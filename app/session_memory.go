@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"ctxscope/engine/workspace"
 	"strings"
 	"sync"
 
@@ -9,6 +10,7 @@ import (
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/code"
 	"ctxscope/engine/recall"
+	"ctxscope/engine/revcache"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
 	"ctxscope/graphviz"
@@ -24,11 +26,11 @@ const maxSessionMemories = 4
 // its new entries are read: the memory of its new revision is built from
 // the one before.
 type sessionMemories struct {
-	cache *revisionCache[*liveMemory]
+	cache *revcache.Cache[*liveMemory]
 }
 
 func newSessionMemories() sessionMemories {
-	return sessionMemories{cache: newRevisionCache[*liveMemory](maxSessionMemories)}
+	return sessionMemories{cache: revcache.New[*liveMemory](maxSessionMemories)}
 }
 
 // liveMemory is the memory of one session as of a revision, kept up to
@@ -71,8 +73,8 @@ func (sm *liveMemory) index(ctx context.Context, t *session.Thread, thread int) 
 
 // view returns the memory of session key as of o's revision, and the
 // layout of the knowledge graph of thread number thread.
-func (s sessionMemories) view(ctx context.Context, key string, o *openSession, thread int) (*liveMemory, *graphs.KnowledgeView, error) {
-	sm, err := s.cache.get(ctx, key, o.revision, func(ctx context.Context, old *liveMemory, ok bool) (*liveMemory, error) {
+func (s sessionMemories) view(ctx context.Context, key string, o *workspace.Opened, thread int) (*liveMemory, *graphs.KnowledgeView, error) {
+	sm, err := s.cache.Get(ctx, key, o.Revision(), func(ctx context.Context, old *liveMemory, ok bool) (*liveMemory, error) {
 		if !ok {
 			old = &liveMemory{revision: -1}
 		}
@@ -108,14 +110,14 @@ func (s sessionMemories) view(ctx context.Context, key string, o *openSession, t
 // forgetting what was derived from an older one. The caller holds sm.mu.
 // When ctx ends first it returns ctx's cause, and what was read so far
 // is kept: the next call reads on from there.
-func (sm *liveMemory) bringUpTo(ctx context.Context, key string, o *openSession) error {
-	if sm.revision == o.revision {
+func (sm *liveMemory) bringUpTo(ctx context.Context, key string, o *workspace.Opened) error {
+	if sm.revision == o.Revision() {
 		return nil
 	}
-	if err := sm.update(ctx, key, o.s); err != nil {
+	if err := sm.update(ctx, key, o.Session); err != nil {
 		return err
 	}
-	sm.revision = o.revision
+	sm.revision = o.Revision()
 	sm.layouts = map[int]*graphs.KnowledgeView{}
 	sm.indexes = map[*session.Thread]*recall.Index{}
 	return nil
@@ -174,7 +176,7 @@ func (sm *liveMemory) extends(s *session.Session) bool {
 }
 
 // forget drops the memory of a session.
-func (s sessionMemories) forget(key string) { s.cache.forget(key, "") }
+func (s sessionMemories) forget(key string) { s.cache.Forget(key, "") }
 
 // threadGraph is the knowledge graph of the relations read from thread
 // number thread, with the entities they join.

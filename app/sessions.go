@@ -7,15 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
 	"ctxscope/app/demo"
 	"ctxscope/engine/debug"
-	"ctxscope/engine/report"
 	"ctxscope/engine/session"
 	"ctxscope/engine/store"
-	"ctxscope/engine/tokens"
 	"ctxscope/engine/workspace"
 )
 
@@ -30,31 +29,13 @@ type Sessions struct {
 	// background counts the opens under way that no call waits for (see
 	// preopen); the app closes the workspace after them.
 	background sync.WaitGroup
-
-	// open are the opened sessions, by key, as of their stored revision.
-	open *revisionCache[*openSession]
 }
 
-// openSession is a stored session loaded in memory with its derived data.
-type openSession struct {
-	info     SessionInfo
-	revision int
-	s        *session.Session
-	requests []*session.Request // of the main thread
-	mu       sync.Mutex
-	ledgers  map[string]*tokens.Ledger
-	declared map[int]bool // by thread, see declaresEpisodes
-
-	threadsOnce sync.Once
-	threadList  []debug.ThreadInfo
-}
-
-// threads lists the session's threads, worked out on first use: the list
-// walks every entry of every thread, and each view of the session asks
-// for it.
-func (o *openSession) threads() []debug.ThreadInfo {
-	o.threadsOnce.Do(func() { o.threadList = debug.Threads(o.s) })
-	return o.threadList
+// threadsOf lists an opened session's threads, worked out on first use:
+// the list walks every entry of every thread, and each view of the
+// session asks for it.
+func threadsOf(o *workspace.Opened) []debug.ThreadInfo {
+	return workspace.Derived(o, "threads", debug.Threads)
 }
 
 // SessionInfo describes a workspace session.
@@ -95,7 +76,7 @@ type SessionInfo struct {
 }
 
 func newSessions(a *App, initial string) *Sessions {
-	s := &Sessions{app: a, open: newRevisionCache[*openSession](keepOpen)}
+	s := &Sessions{app: a}
 	if initial != "" {
 		s.initial = &initialFile{path: initial}
 	}
@@ -159,7 +140,7 @@ func (s *Sessions) List(ctx context.Context) ([]SessionInfo, error) {
 func (s *Sessions) addStats(info *SessionInfo) error {
 	info.Live = s.app.live.isFollowing(info.Key)
 	info.Seen = s.seen(info.Key)
-	st, err := s.statsOf(info.Key)
+	st, err := s.app.ws.Stats(context.Background(), info.Key)
 	if err != nil {
 		return err
 	}
@@ -170,13 +151,18 @@ func (s *Sessions) addStats(info *SessionInfo) error {
 }
 
 // summary turns a store row into a SessionInfo, adding what only an
-// opened session knows when it is open.
+// opened session knows when the workspace holds it.
 func (s *Sessions) summary(r store.SessionInfo) SessionInfo {
-	if o, ok := s.open.peek(r.Key, r.Revision); ok {
-		info := o.info
+	if o, ok := s.app.ws.HeldSession(r.Key, r.Revision); ok {
+		info := s.openedInfo(o)
 		info.Diagnostics = nil
 		return info
 	}
+	return s.rowInfo(r)
+}
+
+// rowInfo is what a store row tells of a session.
+func (s *Sessions) rowInfo(r store.SessionInfo) SessionInfo {
 	return SessionInfo{Key: r.Key, ID: r.ID, Title: r.Title, Format: session.Format(r.Format), Agent: r.Agent, Source: r.Source,
 		Bytes: r.Bytes, SourceSessions: r.SourceSessions, Started: r.Started, Updated: r.Updated, Threads: r.Threads, Entries: r.Entries, Messages: r.Messages,
 		Demo: s.isDemo(r.Source)}
@@ -259,16 +245,13 @@ func (s *Sessions) importPaths(paths []string) ([]string, error) {
 // importFiles imports paths and returns the keys of the sessions they
 // hold, with what failed: a file that is no session found in a folder is
 // skipped, not failed. A session the import kept (store.KeepDecoded) is
-// held open. The caller asks for their indexing.
+// held open by the workspace. The caller asks for their indexing.
 func (s *Sessions) importFiles(paths []string, opts ...store.ImportOption) ([]string, []error) {
 	results, errs := s.app.ws.ImportUnindexed(context.Background(), paths, opts...)
 	var keys []string
 	for _, r := range results {
 		for _, c := range r.Sessions {
 			keys = append(keys, c.Key)
-			if c.Decoded != nil {
-				s.hold(c)
-			}
 		}
 	}
 	var failed []error
@@ -283,11 +266,11 @@ func (s *Sessions) importFiles(paths []string, opts ...store.ImportOption) ([]st
 }
 
 // computeStats works out and records the stats of the sessions keys
-// (see statsOf), so that the session list shows them at once.
+// (see workspace.Stats), so that the session list shows them at once.
 func (s *Sessions) computeStats(keys []string) error {
 	var failed []error
 	for _, k := range keys {
-		if _, err := s.statsOf(k); err != nil {
+		if _, err := s.app.ws.Stats(context.Background(), k); err != nil {
 			failed = append(failed, err)
 		}
 	}
@@ -320,7 +303,6 @@ func (s *Sessions) OpenDemo(ctx context.Context) (SessionInfo, error) {
 // Delete removes a session from the workspace.
 func (s *Sessions) Delete(ctx context.Context, key string) error {
 	s.app.called("Sessions.Delete", key)
-	s.open.forget(key, "")
 	s.app.debugger.forget(key)
 	s.app.live.Unfollow(ctx, key)
 	return s.app.ws.DeleteSession(ctx, key)
@@ -334,32 +316,25 @@ func (s *Sessions) Open(ctx context.Context, key string) (SessionInfo, error) {
 }
 
 func (s *Sessions) openKey(key string) (SessionInfo, error) {
-	o, err := s.get(key)
+	o, err := s.get(context.Background(), key)
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	info := o.info
+	info := s.openedInfo(o)
 	if err := s.addStats(&info); err != nil {
 		return SessionInfo{}, err
 	}
 	return info, nil
 }
 
-// get returns the opened session for key, loading it when it is not in
-// memory or the stored session has changed since.
-func (s *Sessions) get(key string) (*openSession, error) {
-	ctx := context.Background()
-	rev, err := s.app.ws.Store.Revision(ctx, key)
+// get returns the opened session for key (the workspace reads it once per
+// stored revision).
+func (s *Sessions) get(ctx context.Context, key string) (*workspace.Opened, error) {
+	o, err := s.app.ws.Session(ctx, key)
 	if err != nil {
 		return nil, notFound(key, err)
 	}
-	return s.open.get(ctx, key, rev, func(context.Context, *openSession, bool) (*openSession, error) {
-		row, err := s.app.ws.Store.Session(ctx, key)
-		if err != nil {
-			return nil, notFound(key, err)
-		}
-		return s.load(key, row)
-	})
+	return o, nil
 }
 
 // notFound turns the store's not-found error for key into the app's.
@@ -370,82 +345,30 @@ func notFound(key string, err error) error {
 	return err
 }
 
-// hold keeps the session an import decoded as the opened session of its
-// key, at the revision the import stored.
-func (s *Sessions) hold(c store.SessionChange) {
-	row, err := s.app.ws.Store.Session(context.Background(), c.Key)
-	if err != nil || row.Revision != c.Revision {
-		return // changed since: the next open reads it
-	}
-	s.open.alias(c.Key, c.Revision, s.opened(row, c.Decoded))
-}
-
-// load reads a stored session and derives what the services need.
-func (s *Sessions) load(key string, row store.SessionInfo) (*openSession, error) {
-	sess, err := s.app.ws.LoadSession(key)
-	if err != nil {
-		return nil, err
-	}
-	return s.opened(row, sess), nil
-}
-
-// opened is the opened session of the stored row, read as sess.
-func (s *Sessions) opened(row store.SessionInfo, sess *session.Session) *openSession {
-	o := newOpenSession(s.summary(row), row.Revision, sess)
-	o.info.Demo = s.isDemo(row.Source)
-	return o
-}
-
-func newOpenSession(info SessionInfo, revision int, sess *session.Session) *openSession {
-	o := &openSession{s: sess, revision: revision, ledgers: map[string]*tokens.Ledger{}}
-	if main := sess.Main(); main != nil {
-		o.requests = session.BuildRequests(main)
-	}
-	r := report.Build(sess)
-	info.ToolCalls, info.Requests, info.Compactions = r.ToolCalls, len(o.requests), len(r.Compactions)
-	info.Errors, info.Warnings = r.Errors, r.Warnings
+// openedInfo describes an opened session: its row, with the figures and
+// diagnostics only its entries tell.
+func (s *Sessions) openedInfo(o *workspace.Opened) SessionInfo {
+	info := s.rowInfo(o.Row)
+	f := o.Figures
+	info.ToolCalls, info.Requests, info.Compactions = f.ToolCalls, f.Requests, f.Compactions
+	info.Errors, info.Warnings = f.Errors, f.Warnings
 	info.Diagnostics = []string{}
-	for i, d := range sess.Diagnostics {
+	for i, d := range o.Session.Diagnostics {
 		if i == 200 {
 			break
 		}
 		info.Diagnostics = append(info.Diagnostics, d.String())
 	}
-	o.info = info
-	return o
+	return info
 }
 
-// declaresEpisodes reports whether thread i may declare episodes
-// ([debug.DeclaresEpisodes]), worked out once per thread. Every replay
-// whose episode mode is left to Go asks, and the answer for a thread that
-// declares none reads every tool result of the thread: at paper scale a
-// sixth of the CPU time of a step asked that way.
-func (o *openSession) declaresEpisodes(i int) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	v, ok := o.declared[i]
-	if !ok {
-		v = debug.DeclaresEpisodes(o.s, i)
-		if o.declared == nil {
-			o.declared = map[int]bool{}
-		}
-		o.declared[i] = v
-	}
-	return v
-}
-
-// ledger returns the session's cached ledger for a counter.
-func (o *openSession) ledger(counter string) (*tokens.Ledger, error) {
-	c, err := tokens.ByName(counter)
-	if err != nil {
-		return nil, err
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	l, ok := o.ledgers[c.Name()]
-	if !ok {
-		l = tokens.NewLedger(c)
-		o.ledgers[c.Name()] = l
-	}
-	return l, nil
+// declaresEpisodes reports whether thread i of an opened session may
+// declare episodes ([debug.DeclaresEpisodes]), worked out once per thread.
+// Every replay whose episode mode is left to Go asks, and the answer for a
+// thread that declares none reads every tool result of the thread: at
+// paper scale a sixth of the CPU time of a step asked that way.
+func declaresEpisodes(o *workspace.Opened, i int) bool {
+	return workspace.Derived(o, "declaresEpisodes:"+strconv.Itoa(i), func(sess *session.Session) bool {
+		return debug.DeclaresEpisodes(sess, i)
+	})
 }

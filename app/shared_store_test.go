@@ -124,11 +124,11 @@ func TestTwoAppsShareAPostgresWorkspace(t *testing.T) {
 // message of a session.
 func searchableWord(t *testing.T, a *App, key string) string {
 	t.Helper()
-	o, err := a.sessions.get(key)
+	o, err := a.sessions.get(context.Background(), key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range o.s.Main().Entries {
+	for _, e := range o.Session.Main().Entries {
 		if e.Message == nil {
 			continue
 		}

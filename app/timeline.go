@@ -32,26 +32,26 @@ func (s *Sessions) Timeline(ctx context.Context, id, counter string) (TimelineVi
 	s.app.called("Sessions.Timeline", id, counter)
 	ctx, done := s.app.latest.begin(ctx, "Sessions.Timeline")
 	defer done()
-	o, err := s.get(id)
+	o, err := s.get(ctx, id)
 	if err != nil {
 		return TimelineView{}, err
 	}
-	l, err := o.ledger(counter)
+	l, err := o.Ledger(counter)
 	if err != nil {
 		return TimelineView{}, err
 	}
-	if err := l.Prefetch(ctx, requestMessages(o.requests)); err != nil {
+	if err := l.Prefetch(ctx, requestMessages(o.Requests)); err != nil {
 		return TimelineView{}, err
 	}
 	v := TimelineView{
 		SessionID:   id,
 		Counter:     l.Counter().Name(),
 		Categories:  tokens.CategoryNames(),
-		Points:      report.Timeline(o.requests, l),
+		Points:      report.Timeline(o.Requests, l),
 		Compactions: []report.Compaction{},
 	}
-	if main := o.s.Main(); main != nil {
-		v.Compactions = report.Compactions(main, o.requests)
+	if main := o.Session.Main(); main != nil {
+		v.Compactions = report.Compactions(main, o.Requests)
 	}
 	return v, nil
 }

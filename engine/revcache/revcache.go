@@ -1,4 +1,8 @@
-package app
+// Package revcache keeps values derived from stored things that change by
+// revision: an opened session by its stored revision, a memory set by its,
+// a prepared replay by its session's. Each value is built once per key and
+// revision, however many callers ask for it at once.
+package revcache
 
 import (
 	"context"
@@ -7,48 +11,46 @@ import (
 	"time"
 )
 
-// revisionCache keeps what the services derive from stored things that
-// change by revision: an opened session by its stored revision, a memory
-// set by its, a prepared replay and a session's memory by their session's.
-// It holds one value per key, as of one revision. A value is built once
+// Cache holds one value per key, as of one revision. A value is built once
 // per key and revision: calls that ask for it while it is being built wait
 // for that build. A newer revision replaces the older value; beyond max
 // keys the least recently used is dropped.
-type revisionCache[V any] struct {
+type Cache[V any] struct {
 	max int
 
 	mu      sync.Mutex
-	entries map[string]*revisionEntry[V]
+	entries map[string]*entry[V]
 }
 
-// revisionEntry is a value being built or built.
-type revisionEntry[V any] struct {
+// entry is a value being built or built.
+type entry[V any] struct {
 	rev     int
 	done    chan struct{} // closed when the build has ended
 	v       V
 	err     error
 	used    time.Time
-	waiters int                // calls waiting for done; guarded by revisionCache.mu
+	waiters int                // calls waiting for done; guarded by Cache.mu
 	cancel  context.CancelFunc // stops the build
 }
 
-// builder builds the value of a key at a revision. old is the value of
+// Builder builds the value of a key at a revision. old is the value of
 // the revision it replaces, when there was one and it was built without
 // error, for builders that update rather than start over. ctx ends when
 // every caller waiting for the value has given up.
-type builder[V any] func(ctx context.Context, old V, hasOld bool) (V, error)
+type Builder[V any] func(ctx context.Context, old V, hasOld bool) (V, error)
 
-func newRevisionCache[V any](max int) *revisionCache[V] {
-	return &revisionCache[V]{max: max, entries: map[string]*revisionEntry[V]{}}
+// New returns a cache that holds at most max keys.
+func New[V any](max int) *Cache[V] {
+	return &Cache[V]{max: max, entries: map[string]*entry[V]{}}
 }
 
-// get returns the value of key at revision rev, building it when the
+// Get returns the value of key at revision rev, building it when the
 // cache does not hold it. The build runs on its own, so that it outlives
-// a caller that gives up while others still wait: get returns ctx's cause
+// a caller that gives up while others still wait: Get returns ctx's cause
 // when ctx ends first, and a build that every caller abandoned is
 // cancelled and forgotten. A failed build is forgotten too, so that the
 // next call tries again.
-func (c *revisionCache[V]) get(ctx context.Context, key string, rev int, build builder[V]) (V, error) {
+func (c *Cache[V]) Get(ctx context.Context, key string, rev int, build Builder[V]) (V, error) {
 	c.mu.Lock()
 	e := c.entries[key]
 	if e == nil || e.rev != rev {
@@ -82,7 +84,7 @@ func (c *revisionCache[V]) get(ctx context.Context, key string, rev int, build b
 
 // startLocked starts building key at rev in place of old (nil for none)
 // and returns the new entry. The caller holds c.mu.
-func (c *revisionCache[V]) startLocked(key string, rev int, old *revisionEntry[V], build builder[V]) *revisionEntry[V] {
+func (c *Cache[V]) startLocked(key string, rev int, old *entry[V], build Builder[V]) *entry[V] {
 	var prev V
 	hasPrev := false
 	if old != nil {
@@ -93,7 +95,7 @@ func (c *revisionCache[V]) startLocked(key string, rev int, old *revisionEntry[V
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &revisionEntry[V]{rev: rev, done: make(chan struct{}), cancel: cancel, used: time.Now()}
+	e := &entry[V]{rev: rev, done: make(chan struct{}), cancel: cancel, used: time.Now()}
 	go func() {
 		defer close(e.done)
 		defer cancel()
@@ -104,11 +106,11 @@ func (c *revisionCache[V]) startLocked(key string, rev int, old *revisionEntry[V
 	return e
 }
 
-// alias holds v, built under another key, as key's value at revision rev
+// Alias holds v, built under another key, as key's value at revision rev
 // too, unless key holds (or is building) that revision already: a
 // prepared replay asked for with defaults ("") is the one asked for with
 // what they resolved to.
-func (c *revisionCache[V]) alias(key string, rev int, v V) {
+func (c *Cache[V]) Alias(key string, rev int, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.entries[key]; e != nil && e.rev == rev {
@@ -116,13 +118,13 @@ func (c *revisionCache[V]) alias(key string, rev int, v V) {
 	}
 	done := make(chan struct{})
 	close(done)
-	c.entries[key] = &revisionEntry[V]{rev: rev, done: done, v: v, used: time.Now(), cancel: func() {}}
+	c.entries[key] = &entry[V]{rev: rev, done: done, v: v, used: time.Now(), cancel: func() {}}
 	c.evictLocked()
 }
 
-// peek returns the value of key when the cache holds it built, without
+// Peek returns the value of key when the cache holds it built, without
 // error, at revision rev.
-func (c *revisionCache[V]) peek(key string, rev int) (V, bool) {
+func (c *Cache[V]) Peek(key string, rev int) (V, bool) {
 	c.mu.Lock()
 	e := c.entries[key]
 	c.mu.Unlock()
@@ -138,10 +140,10 @@ func (c *revisionCache[V]) peek(key string, rev int) (V, bool) {
 	}
 }
 
-// forget drops key, and every key that starts with key followed by
+// Forget drops key, and every key that starts with key followed by
 // separator when separator is not "" (the prepared replays of a session
 // are keyed by the session's key, a separator and their parameters).
-func (c *revisionCache[V]) forget(key, separator string) {
+func (c *Cache[V]) Forget(key, separator string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.entries, key)
@@ -157,7 +159,7 @@ func (c *revisionCache[V]) forget(key, separator string) {
 
 // dropLocked forgets entry e under key, unless another has replaced it.
 // The caller holds c.mu.
-func (c *revisionCache[V]) dropLocked(key string, e *revisionEntry[V]) {
+func (c *Cache[V]) dropLocked(key string, e *entry[V]) {
 	if c.entries[key] == e {
 		delete(c.entries, key)
 	}
@@ -165,12 +167,12 @@ func (c *revisionCache[V]) dropLocked(key string, e *revisionEntry[V]) {
 
 // evictLocked drops the least recently used keys beyond max. The caller
 // holds c.mu.
-func (c *revisionCache[V]) evictLocked() {
-	evictLeastUsed(c.entries, c.max, func(e *revisionEntry[V]) time.Time { return e.used })
+func (c *Cache[V]) evictLocked() {
+	evictLeastUsed(c.entries, c.max, func(e *entry[V]) time.Time { return e.used })
 }
 
-// keys lists the keys the cache holds, built or being built.
-func (c *revisionCache[V]) keys() []string {
+// Keys lists the keys the cache holds, built or being built.
+func (c *Cache[V]) Keys() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]string, 0, len(c.entries))
@@ -180,9 +182,9 @@ func (c *revisionCache[V]) keys() []string {
 	return out
 }
 
-// held returns the value of key when the cache holds it built without
+// Held returns the value of key when the cache holds it built without
 // error, whatever its revision.
-func (c *revisionCache[V]) held(key string) (V, bool) {
+func (c *Cache[V]) Held(key string) (V, bool) {
 	c.mu.Lock()
 	e := c.entries[key]
 	c.mu.Unlock()
@@ -190,7 +192,7 @@ func (c *revisionCache[V]) held(key string) (V, bool) {
 	if e == nil {
 		return zero, false
 	}
-	return c.peek(key, e.rev)
+	return c.Peek(key, e.rev)
 }
 
 // evictLeastUsed drops the least recently used entries of m until at most

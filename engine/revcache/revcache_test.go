@@ -1,4 +1,4 @@
-package app
+package revcache
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // counted returns a builder that counts its calls and builds "key@rev"
 // strings, with the value it was given to update after a "+".
-func counted(calls *atomic.Int32, v string) builder[string] {
+func counted(calls *atomic.Int32, v string) Builder[string] {
 	return func(_ context.Context, old string, hasOld bool) (string, error) {
 		calls.Add(1)
 		if hasOld {
@@ -22,7 +22,7 @@ func counted(calls *atomic.Int32, v string) builder[string] {
 }
 
 func TestRevisionCacheBuildsOncePerRevision(t *testing.T) {
-	c := newRevisionCache[string](4)
+	c := New[string](4)
 	var calls atomic.Int32
 	release := make(chan struct{})
 	slow := func(ctx context.Context, old string, hasOld bool) (string, error) {
@@ -33,7 +33,7 @@ func TestRevisionCacheBuildsOncePerRevision(t *testing.T) {
 	got := make([]string, 8)
 	for i := range got {
 		wg.Go(func() {
-			v, err := c.get(context.Background(), "s", 1, slow)
+			v, err := c.Get(context.Background(), "s", 1, slow)
 			if err != nil {
 				t.Error(err)
 			}
@@ -51,16 +51,16 @@ func TestRevisionCacheBuildsOncePerRevision(t *testing.T) {
 			t.Fatalf("a caller got %q", v)
 		}
 	}
-	if v, ok := c.peek("s", 1); !ok || v != "s@1" {
+	if v, ok := c.Peek("s", 1); !ok || v != "s@1" {
 		t.Errorf("peek at the built revision: %q %v", v, ok)
 	}
-	if _, ok := c.peek("s", 2); ok {
+	if _, ok := c.Peek("s", 2); ok {
 		t.Error("peek at another revision found a value")
 	}
 }
 
 func TestRevisionCacheNewRevisionBuildsFromTheOld(t *testing.T) {
-	c := newRevisionCache[string](4)
+	c := New[string](4)
 	var calls atomic.Int32
 	ctx := context.Background()
 	steps := []struct {
@@ -75,7 +75,7 @@ func TestRevisionCacheNewRevisionBuildsFromTheOld(t *testing.T) {
 	}
 	names := map[int]string{1: "a", 2: "b", 3: "c"}
 	for _, st := range steps {
-		v, err := c.get(ctx, "s", st.rev, counted(&calls, names[st.rev]))
+		v, err := c.Get(ctx, "s", st.rev, counted(&calls, names[st.rev]))
 		if err != nil || v != st.want {
 			t.Fatalf("revision %d: %q, %v; want %q", st.rev, v, err, st.want)
 		}
@@ -83,27 +83,27 @@ func TestRevisionCacheNewRevisionBuildsFromTheOld(t *testing.T) {
 	if n := calls.Load(); n != 3 {
 		t.Errorf("%d builds, want one per revision (3)", n)
 	}
-	if ks := c.keys(); len(ks) != 1 {
+	if ks := c.Keys(); len(ks) != 1 {
 		t.Errorf("keys %v: a newer revision should replace the older", ks)
 	}
 }
 
 func TestRevisionCacheForgetsAFailedBuild(t *testing.T) {
-	c := newRevisionCache[string](4)
+	c := New[string](4)
 	boom := errors.New("boom")
 	fail := func(context.Context, string, bool) (string, error) { return "", boom }
-	if _, err := c.get(context.Background(), "s", 1, fail); !errors.Is(err, boom) {
+	if _, err := c.Get(context.Background(), "s", 1, fail); !errors.Is(err, boom) {
 		t.Fatalf("got %v, want the build's error", err)
 	}
 	var calls atomic.Int32
-	v, err := c.get(context.Background(), "s", 1, counted(&calls, "ok"))
+	v, err := c.Get(context.Background(), "s", 1, counted(&calls, "ok"))
 	if err != nil || v != "ok" || calls.Load() != 1 {
 		t.Fatalf("after a failed build: %q, %v, %d builds; want a new build", v, err, calls.Load())
 	}
 }
 
 func TestRevisionCacheCancelsAnAbandonedBuild(t *testing.T) {
-	c := newRevisionCache[string](4)
+	c := New[string](4)
 	cancelled := make(chan struct{})
 	started := make(chan struct{})
 	build := func(ctx context.Context, _ string, _ bool) (string, error) {
@@ -114,7 +114,7 @@ func TestRevisionCacheCancelsAnAbandonedBuild(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
-	if _, err := c.get(ctx, "s", 1, build); !errors.Is(err, context.Canceled) {
+	if _, err := c.Get(ctx, "s", 1, build); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want the caller's cancellation", err)
 	}
 	select {
@@ -122,28 +122,28 @@ func TestRevisionCacheCancelsAnAbandonedBuild(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the build nobody waits for was not cancelled")
 	}
-	if ks := c.keys(); len(ks) != 0 {
+	if ks := c.Keys(); len(ks) != 0 {
 		t.Errorf("the abandoned build is still kept: %v", ks)
 	}
 }
 
 func TestRevisionCacheEvictsAndForgets(t *testing.T) {
-	c := newRevisionCache[string](3)
+	c := New[string](3)
 	var calls atomic.Int32
 	for _, k := range []string{"a/1", "a/2", "b/1", "ab/1"} {
-		if _, err := c.get(context.Background(), k, 1, counted(&calls, k)); err != nil {
+		if _, err := c.Get(context.Background(), k, 1, counted(&calls, k)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, ok := c.held("a/1"); ok {
+	if _, ok := c.Held("a/1"); ok {
 		t.Error("the least recently used key is still held beyond the bound")
 	}
-	c.forget("a", "/")
+	c.Forget("a", "/")
 	for _, tc := range []struct {
 		key  string
 		held bool
 	}{{"a/2", false}, {"b/1", true}, {"ab/1", true}} {
-		if _, ok := c.held(tc.key); ok != tc.held {
+		if _, ok := c.Held(tc.key); ok != tc.held {
 			t.Errorf("%s held %v after forgetting a, want %v", tc.key, ok, tc.held)
 		}
 	}
@@ -153,21 +153,21 @@ func TestRevisionCacheEvictsAndForgets(t *testing.T) {
 // revision, without a build; it does not replace a value of that
 // revision, and a newer revision builds.
 func TestRevisionCacheAliases(t *testing.T) {
-	c := newRevisionCache[string](4)
+	c := New[string](4)
 	var calls atomic.Int32
-	c.alias("s/resolved", 1, "prepared for s/")
-	if v, err := c.get(context.Background(), "s/resolved", 1, counted(&calls, "built")); err != nil || v != "prepared for s/" || calls.Load() != 0 {
+	c.Alias("s/resolved", 1, "prepared for s/")
+	if v, err := c.Get(context.Background(), "s/resolved", 1, counted(&calls, "built")); err != nil || v != "prepared for s/" || calls.Load() != 0 {
 		t.Fatalf("alias: %q, %v, %d builds", v, err, calls.Load())
 	}
-	c.alias("s/resolved", 1, "another")
-	if v, _ := c.held("s/resolved"); v != "prepared for s/" {
+	c.Alias("s/resolved", 1, "another")
+	if v, _ := c.Held("s/resolved"); v != "prepared for s/" {
 		t.Fatalf("a second alias of the same revision replaced the first: %q", v)
 	}
-	if v, _ := c.get(context.Background(), "s/resolved", 2, counted(&calls, "built@2")); v != "prepared for s/+built@2" || calls.Load() != 1 {
+	if v, _ := c.Get(context.Background(), "s/resolved", 2, counted(&calls, "built@2")); v != "prepared for s/+built@2" || calls.Load() != 1 {
 		t.Fatalf("revision 2: %q after %d builds", v, calls.Load())
 	}
-	c.forget("s", "/")
-	if keys := c.keys(); len(keys) != 0 {
+	c.Forget("s", "/")
+	if keys := c.Keys(); len(keys) != 0 {
 		t.Fatalf("forgetting s left %v", keys)
 	}
 }

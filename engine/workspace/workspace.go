@@ -2,7 +2,10 @@
 // imported sessions with the search index that follows it. It joins the
 // two and owns their order: every change to the store that it makes
 // brings the index up to date (or, for an import that must show first,
-// leaves the index to the caller's sync).
+// leaves the index to the caller's sync). It owns the sessions read into
+// memory too: each is read once per stored revision and shared by every
+// view of it ([Workspace.Session]), and its figures are kept by revision
+// ([Workspace.Stats]).
 package workspace
 
 import (
@@ -14,6 +17,7 @@ import (
 	"sync"
 
 	"ctxscope/engine/ingest"
+	"ctxscope/engine/revcache"
 	"ctxscope/engine/session"
 	"ctxscope/engine/store"
 	"ctxscope/search"
@@ -28,6 +32,9 @@ type Workspace struct {
 	// index another process holds.
 	Index *search.Index
 	held  *search.InUseError
+	// opened are the sessions read into memory, by key, as of their
+	// stored revision (see [Workspace.Session]).
+	opened *revcache.Cache[*Opened]
 
 	closeOnce sync.Once
 	closeErr  error
@@ -49,7 +56,11 @@ func Open(dir, database string) (w *Workspace, rebuilt bool, err error) {
 		st.Close()
 		return nil, false, err
 	}
-	return &Workspace{Store: st, Index: idx}, rebuilt, nil
+	return newWorkspace(st, idx, nil), rebuilt, nil
+}
+
+func newWorkspace(st *store.Store, idx *search.Index, held *search.InUseError) *Workspace {
+	return &Workspace{Store: st, Index: idx, held: held, opened: revcache.New[*Opened](keepOpen)}
 }
 
 // OpenShared opens the workspace in dir as [Open] does,
@@ -66,13 +77,13 @@ func OpenShared(dir, database string) (w *Workspace, rebuilt bool, err error) {
 	idx, rebuilt, err := search.Open(filepath.Join(st.Dir(), search.DirName))
 	var inUse *search.InUseError
 	if errors.As(err, &inUse) {
-		return &Workspace{Store: st, held: inUse}, false, nil
+		return newWorkspace(st, nil, inUse), false, nil
 	}
 	if err != nil {
 		st.Close()
 		return nil, false, err
 	}
-	return &Workspace{Store: st, Index: idx}, rebuilt, nil
+	return newWorkspace(st, idx, nil), rebuilt, nil
 }
 
 // Held returns the error that names the process holding the index when
@@ -126,7 +137,9 @@ func (w *Workspace) Import(ctx context.Context, paths []string) (results []*stor
 
 // ImportUnindexed imports as [Workspace.Import] does but leaves the index
 // behind: the caller syncs it (Search does before it searches). An app
-// uses it to show an imported session before its text is indexed.
+// uses it to show an imported session before its text is indexed. A
+// session the import decoded and kept ([store.KeepDecoded]) is held as
+// the session opened at the revision stored ([Workspace.Session]).
 func (w *Workspace) ImportUnindexed(ctx context.Context, paths []string, opts ...store.ImportOption) (results []*store.ImportResult, errs []error) {
 	var files []string
 	named := map[string]bool{}
@@ -148,6 +161,11 @@ func (w *Workspace) ImportUnindexed(ctx context.Context, paths []string, opts ..
 			errs = append(errs, err)
 			continue
 		}
+		for _, c := range res.Sessions {
+			if c.Decoded != nil {
+				w.hold(ctx, c)
+			}
+		}
 		results = append(results, res)
 	}
 	return results, errs
@@ -158,6 +176,7 @@ func (w *Workspace) DeleteSession(ctx context.Context, key string) error {
 	if err := w.Store.DeleteSession(ctx, key); err != nil {
 		return err
 	}
+	w.opened.Forget(key, "")
 	return w.syncIfHeld(ctx)
 }
 

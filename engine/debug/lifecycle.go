@@ -1,6 +1,8 @@
 package debug
 
 import (
+	"slices"
+
 	"ctxscope/engine/cwl"
 	"ctxscope/engine/session"
 )
@@ -40,9 +42,9 @@ type LookBack struct {
 	// the thread holds none).
 	Call   BlockKey `json:"-"`
 	Result BlockKey `json:"-"`
-	// Recent are the last assistant message of the request's input and
-	// the user turns after it: what the agent had just said and done, and
-	// what it was told, when it went back.
+	// Recent are the last user turn of the request's input and the last
+	// few assistant messages after it (see recentContext): what the agent
+	// had just said and done, and what it was told, when it went back.
 	Recent []*session.Entry `json:"-"`
 }
 
@@ -213,20 +215,38 @@ func (r *Replay) lookBack(l *Lifecycle, k int, call *session.Entry, rr cwl.ReRea
 	if !l.Gone(lb.Call, k) && (lb.Result.Entry == nil || !l.Gone(lb.Result, k)) {
 		return LookBack{}, false
 	}
-	in := r.reqs[k].InputEntries()
-	for i := len(in) - 1; i >= 0; i-- {
+	lb.Recent = recentContext(r.reqs[k].InputEntries())
+	return lb, true
+}
+
+// recentAssistants is how many of the input's last assistant messages a
+// look-back's context holds: the calls the agent had just made.
+const recentAssistants = 4
+
+// recentContext is what the agent had just said and done when it made a
+// request with input in, and what it was told: the last user turn, and
+// the last recentAssistants assistant messages (before or after that
+// turn), in their order.
+func recentContext(in []*session.Entry) []*session.Entry {
+	var out []*session.Entry
+	assistants, user := 0, false
+	for i := len(in) - 1; i >= 0 && (!user || assistants < recentAssistants); i-- {
 		e := in[i]
 		if e == nil || e.Message == nil {
 			continue
 		}
-		if e.Message.IsUser() || e.Message.Role == session.RoleAssistant {
-			lb.Recent = append([]*session.Entry{e}, lb.Recent...)
+		switch m := e.Message; {
+		case !user && m.IsUser() && len(m.ToolResults()) < len(m.Blocks):
+			user = true
+		case m.Role == session.RoleAssistant && assistants < recentAssistants:
+			assistants++
+		default:
+			continue
 		}
-		if e.Message.Role == session.RoleAssistant {
-			break
-		}
+		out = append(out, e)
 	}
-	return lb, true
+	slices.Reverse(out)
+	return out
 }
 
 // toolResults indexes the thread's tool results by the id of the call

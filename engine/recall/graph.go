@@ -10,29 +10,38 @@ import (
 
 // graph is the memory's graph channel: the files the query names (by
 // path, or through a symbol a file defines), latest mention first, and
-// for each the evicted passages of every relation about it, tool results
-// first and the latest first.
+// for each the evicted passages of every relation about it, the most
+// telling first (see passageRank) and, among equals, the latest first.
 func (ix *index) graph(q string, gone func(string) bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, f := range ix.namedFiles(q) {
 		var ids []string
+		rank := map[string]int{} // a passage of several relations ranks by the most telling
 		for _, rid := range ix.mem.Graph.Incident(f.ID) {
 			r, ok := ix.mem.Graph.Relation(rid)
 			if !ok {
 				continue
 			}
 			for _, id := range r.Passages {
-				if _, mine := ix.block[id]; mine && !seen[id] && gone(id) {
-					seen[id] = true
-					ids = append(ids, id)
+				if _, mine := ix.block[id]; !mine || seen[id] || !gone(id) {
+					continue
 				}
+				k := ix.passageRank(r.Predicate, id)
+				if old, ok := rank[id]; !ok {
+					ids = append(ids, id)
+				} else if old <= k {
+					continue
+				}
+				rank[id] = k
 			}
 		}
+		for _, id := range ids {
+			seen[id] = true
+		}
 		sort.SliceStable(ids, func(i, j int) bool {
-			ri, rj := ix.isResult(ids[i]), ix.isResult(ids[j])
-			if ri != rj {
-				return ri
+			if ri, rj := rank[ids[i]], rank[ids[j]]; ri != rj {
+				return ri < rj
 			}
 			bi, bj := ix.blockOrder(ids[i]), ix.blockOrder(ids[j])
 			if bi != bj {
@@ -43,6 +52,25 @@ func (ix *index) graph(q string, gone func(string) bool) []string {
 		out = append(out, ids...)
 	}
 	return out
+}
+
+// passageRank orders the passages of a file's relations by what they
+// tell of the file: what a read returned (its content) first, then other
+// tool results (searches, runs), then the calls (an edit's call carries
+// the text it wrote), and last the result of an edit or a write, which
+// only says that it was done.
+func (ix *index) passageRank(predicate, id string) int {
+	result := ix.isResult(id)
+	switch {
+	case result && predicate == "read":
+		return 0
+	case result && (predicate == "edited" || predicate == "created"):
+		return 3
+	case result:
+		return 1
+	default:
+		return 2
+	}
 }
 
 // blockOrder is the position of the first passage of id's block.

@@ -262,23 +262,33 @@ func newIndex(ctx context.Context, mem *memory.Memory, t *session.Thread, thread
 }
 
 // query is the text of the recent messages' blocks as the memory holds
-// them: what the agent said, the calls it made, what the user said.
+// them: what the user said (its first userChars characters), then the
+// latest callChars characters of what the agent said and the calls it
+// made since.
 func (ix *index) query(recent []*session.Entry) string {
-	var parts []string
+	const userChars, callChars = 1000, 3000
+	var user, agent []string
 	for _, e := range recent {
 		for b := range e.Message.Blocks {
 			for _, id := range ix.passages[debug.BlockKey{Entry: e, Block: b}] {
-				if p, ok := ix.mem.Passage(id); ok {
-					parts = append(parts, p.Text)
+				if p, ok := ix.mem.Passage(id); !ok {
+					continue
+				} else if e.Message.Role == session.RoleAssistant {
+					agent = append(agent, p.Text)
+				} else {
+					user = append(user, p.Text)
 				}
 			}
 		}
 	}
-	q := strings.Join(parts, "\n")
-	if len(q) > 4000 {
-		q = q[len(q)-4000:] // the end: the latest of what was said and done
+	u, a := strings.Join(user, "\n"), strings.Join(agent, "\n")
+	if len(u) > userChars {
+		u = u[:userChars]
 	}
-	return q
+	if len(a) > callChars {
+		a = a[len(a)-callChars:] // the end: the latest of what was said and done
+	}
+	return strings.TrimSpace(u + "\n" + a)
 }
 
 // lexical ranks the evicted passages by BM25 against the query.

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"ctxscope/engine/debug"
@@ -58,5 +59,49 @@ func TestRecoveryAtLookBacks(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGraphChannelRecovers pins which look-backs the memory brings back
+// at τ 20,000 on the two long pi sessions. The graph channel was tuned on
+// pi-cwl__large-session (a file's read results before its edits'
+// confirmations, a passage ranked by the most telling relation it belongs
+// to, the query from the last user turn and the last four assistant
+// messages): there it brings back 3 of 11, against 1 before. On
+// pi-cwl__before-compaction, held out, it brings back the same 4 of 9 as
+// before. BM25 over the same evicted passages brings back none on either.
+func TestGraphChannelRecovers(t *testing.T) {
+	for _, tc := range []struct {
+		file      string
+		lookBacks []int
+		recovered []int
+	}{
+		{"pi/pi-cwl__large-session.jsonl", []int{19, 103, 177, 179, 275, 298, 301, 323, 334, 388, 392}, []int{19, 298, 301}},
+		{"pi/pi-cwl__before-compaction.jsonl", []int{23, 23, 52, 107, 180, 220, 233, 248, 423}, []int{52, 180, 233, 423}},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			s, r := prepare(t, tc.file)
+			life, err := r.Lifecycle(debug.Params{Policy: "paper", Budget: 20000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Evaluate(code.ReadSession("m", s, nil), s.Threads[0], 0, life, Options{Counter: tokens.Estimator{}, Index: lexical.Build})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all, recovered []int
+			for _, ev := range rep.Events {
+				all = append(all, ev.Request)
+				if ev.Memory.Recovered {
+					recovered = append(recovered, ev.Request)
+				}
+				if ev.BM25.Recovered {
+					t.Errorf("request %d: BM25 brought the read back", ev.Request)
+				}
+			}
+			if !slices.Equal(all, tc.lookBacks) || !slices.Equal(recovered, tc.recovered) {
+				t.Errorf("look-backs %v, recovered %v; want %v, %v", all, recovered, tc.lookBacks, tc.recovered)
+			}
+		})
 	}
 }

@@ -34,12 +34,17 @@ func newTxWriter(tx *sql.Tx, copy copyRows) (*txWriter, error) {
 		return st
 	}
 	w.thread = prep(`INSERT INTO threads (session_id, ord, tid, kind, parent_tid, title, leaf_id) VALUES (?,?,?,?,?,?,?) RETURNING id`)
-	w.entry = prep(`INSERT INTO entries (thread_id, ord, eid, parent_eid, line, time, kind, type, value, target, raw,
+	w.blob = prep(`INSERT INTO blobs (hash, size, data) VALUES (?,?,?) ON CONFLICT DO NOTHING`) // on a server, for blobs in parts
+	// On a server, entries and blocks go in batches: preparing their
+	// statements would only cost round trips (and, on a new connection,
+	// the server's reading of its catalogue).
+	if w.bulk == nil {
+		w.entry = prep(`INSERT INTO entries (thread_id, ord, eid, parent_eid, line, time, kind, type, value, target, raw,
 		summary, first_kept, tokens_before, role, origin, msg_id, provider, model, stop_reason, error, msg_time, excluded, blocks_empty, usage)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`)
-	w.block = prep(`INSERT INTO blocks (entry_id, parent_id, ord, type, text, text_blob, redacted, tool_call_id, tool_name,
+		w.block = prep(`INSERT INTO blocks (entry_id, parent_id, ord, type, text, text_blob, redacted, tool_call_id, tool_name,
 		arguments, arguments_blob, is_error, details, mime, content_empty, size, implicit) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`)
-	w.blob = prep(`INSERT INTO blobs (hash, size, data) VALUES (?,?,?) ON CONFLICT DO NOTHING`)
+	}
 	if err != nil {
 		w.close()
 		return nil, fmt.Errorf("prepare: %w", err)

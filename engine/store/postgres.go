@@ -55,7 +55,7 @@ func OpenPostgres(ctx context.Context, dsn, dir string) (*Store, error) {
 	r.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)))
 	// A reader connects now, so that the first import's look at its file
 	// (a read) does not wait for the server to start a process for it:
-	// that was about a third of a first import's time.
+	// that was about a quarter of a first import's time.
 	if err := r.PingContext(ctx); err != nil {
 		w.Close()
 		r.Close()

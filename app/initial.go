@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"os"
 	"sync"
@@ -51,20 +52,23 @@ func (f *initialFile) imported(st os.FileInfo, key string) {
 // openInitial opens the initial file's session: by its key when the file
 // is unchanged since this process imported it, else by importing it.
 func (s *Sessions) openInitial() (SessionInfo, error) {
+	// The open is shared by the startup's and the page's: no caller's end
+	// may stop it.
+	ctx := context.Background()
 	f := s.initial
 	f.opening.Lock()
 	defer f.opening.Unlock()
 	if key := f.unchangedKey(); key != "" {
-		info, err := s.openKey(key)
+		info, err := s.openKey(ctx, key)
 		if !errors.Is(err, ErrNotFound) {
 			return info, err
 		}
 	}
 	st, err := os.Stat(f.path)
 	if err != nil {
-		return s.openPath(f.path)
+		return s.openPath(ctx, f.path)
 	}
-	info, err := s.openPath(f.path)
+	info, err := s.openPath(ctx, f.path)
 	if err == nil {
 		f.imported(st, info.Key)
 	}

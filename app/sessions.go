@@ -127,7 +127,7 @@ func (s *Sessions) List(ctx context.Context) ([]SessionInfo, error) {
 	out := make([]SessionInfo, 0, len(rows))
 	for _, r := range rows {
 		info := s.summary(r)
-		if err := s.addStats(&info); err != nil {
+		if err := s.addStats(ctx, &info); err != nil {
 			info.Diagnostics = []string{err.Error()}
 		}
 		out = append(out, info)
@@ -137,10 +137,10 @@ func (s *Sessions) List(ctx context.Context) ([]SessionInfo, error) {
 
 // addStats fills in the cached figures of a session, its live status and
 // what the user has seen of it.
-func (s *Sessions) addStats(info *SessionInfo) error {
+func (s *Sessions) addStats(ctx context.Context, info *SessionInfo) error {
 	info.Live = s.app.live.isFollowing(info.Key)
 	info.Seen = s.seen(info.Key)
-	st, err := s.app.ws.Stats(context.Background(), info.Key)
+	st, err := s.app.ws.Stats(ctx, info.Key)
 	if err != nil {
 		return err
 	}
@@ -184,17 +184,17 @@ func (s *Sessions) Initial(ctx context.Context) (SessionInfo, error) {
 	if err != nil || len(rows) == 0 {
 		return SessionInfo{}, err
 	}
-	return s.openKey(rows[0].Key)
+	return s.openKey(ctx, rows[0].Key)
 }
 
 // OpenPath imports the session file at path into the workspace and opens
 // its (first) session. Importing an unchanged file again does nothing.
 func (s *Sessions) OpenPath(ctx context.Context, path string) (SessionInfo, error) {
 	s.app.called("Sessions.OpenPath", path)
-	return s.openPath(path)
+	return s.openPath(ctx, path)
 }
 
-func (s *Sessions) openPath(path string) (SessionInfo, error) {
+func (s *Sessions) openPath(ctx context.Context, path string) (SessionInfo, error) {
 	if path == "" {
 		return SessionInfo{}, fmt.Errorf("no file given")
 	}
@@ -208,7 +208,7 @@ func (s *Sessions) openPath(path string) (SessionInfo, error) {
 	if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() {
 		keep = append(keep, store.KeepDecoded())
 	}
-	keys, failed := s.importFiles([]string{abs}, keep...)
+	keys, failed := s.importFiles(ctx, []string{abs}, keep...)
 	if len(failed) > 0 {
 		return SessionInfo{}, errors.Join(failed...)
 	}
@@ -221,11 +221,11 @@ func (s *Sessions) openPath(path string) (SessionInfo, error) {
 	// Indexing is asked for last: it waits for a quiet moment, which the
 	// reading would otherwise seem to be.
 	defer s.app.index.request()
-	info, err := s.openKey(keys[0])
+	info, err := s.openKey(ctx, keys[0])
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return info, s.computeStats(keys[1:])
+	return info, s.computeStats(ctx, keys[1:])
 }
 
 // Import imports files, directories or globs into the workspace and
@@ -233,21 +233,21 @@ func (s *Sessions) openPath(path string) (SessionInfo, error) {
 // in the error; the others are imported.
 func (s *Sessions) Import(ctx context.Context, paths []string) ([]string, error) {
 	s.app.called("Sessions.Import", paths)
-	return s.importPaths(paths)
+	return s.importPaths(ctx, paths)
 }
 
-func (s *Sessions) importPaths(paths []string) ([]string, error) {
-	keys, failed := s.importFiles(paths)
+func (s *Sessions) importPaths(ctx context.Context, paths []string) ([]string, error) {
+	keys, failed := s.importFiles(ctx, paths)
 	defer s.app.index.request()
-	return keys, errors.Join(append(failed, s.computeStats(keys))...)
+	return keys, errors.Join(append(failed, s.computeStats(ctx, keys))...)
 }
 
 // importFiles imports paths and returns the keys of the sessions they
 // hold, with what failed: a file that is no session found in a folder is
 // skipped, not failed. A session the import kept (store.KeepDecoded) is
 // held open by the workspace. The caller asks for their indexing.
-func (s *Sessions) importFiles(paths []string, opts ...store.ImportOption) ([]string, []error) {
-	results, errs := s.app.ws.ImportUnindexed(context.Background(), paths, opts...)
+func (s *Sessions) importFiles(ctx context.Context, paths []string, opts ...store.ImportOption) ([]string, []error) {
+	results, errs := s.app.ws.ImportUnindexed(ctx, paths, opts...)
 	var keys []string
 	for _, r := range results {
 		for _, c := range r.Sessions {
@@ -267,10 +267,10 @@ func (s *Sessions) importFiles(paths []string, opts ...store.ImportOption) ([]st
 
 // computeStats works out and records the stats of the sessions keys
 // (see workspace.Stats), so that the session list shows them at once.
-func (s *Sessions) computeStats(keys []string) error {
+func (s *Sessions) computeStats(ctx context.Context, keys []string) error {
 	var failed []error
 	for _, k := range keys {
-		if _, err := s.app.ws.Stats(context.Background(), k); err != nil {
+		if _, err := s.app.ws.Stats(ctx, k); err != nil {
 			failed = append(failed, err)
 		}
 	}
@@ -286,7 +286,7 @@ func (s *Sessions) OpenDialog(ctx context.Context) (SessionInfo, error) {
 	if err != nil || path == "" {
 		return SessionInfo{}, err
 	}
-	return s.openPath(path)
+	return s.openPath(ctx, path)
 }
 
 // OpenDemo opens the bundled demo session, importing it again if it was
@@ -297,7 +297,7 @@ func (s *Sessions) OpenDemo(ctx context.Context) (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return s.openPath(path)
+	return s.openPath(ctx, path)
 }
 
 // Delete removes a session from the workspace.
@@ -312,16 +312,16 @@ func (s *Sessions) Delete(ctx context.Context, key string) error {
 // included.
 func (s *Sessions) Open(ctx context.Context, key string) (SessionInfo, error) {
 	s.app.called("Sessions.Open", key)
-	return s.openKey(key)
+	return s.openKey(ctx, key)
 }
 
-func (s *Sessions) openKey(key string) (SessionInfo, error) {
-	o, err := s.get(context.Background(), key)
+func (s *Sessions) openKey(ctx context.Context, key string) (SessionInfo, error) {
+	o, err := s.get(ctx, key)
 	if err != nil {
 		return SessionInfo{}, err
 	}
 	info := s.openedInfo(o)
-	if err := s.addStats(&info); err != nil {
+	if err := s.addStats(ctx, &info); err != nil {
 		return SessionInfo{}, err
 	}
 	return info, nil

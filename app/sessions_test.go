@@ -177,11 +177,11 @@ func TestUploadIsStoredAndIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := a.Upload(bytes.NewReader(data), "../../etc/small.jsonl")
+	up, err := a.Upload(context.Background(), bytes.NewReader(data), "../../etc/small.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := a.Upload(bytes.NewReader(data), "small.jsonl")
+	again, err := a.Upload(context.Background(), bytes.NewReader(data), "small.jsonl")
 	if err != nil || again.Key != up.Key {
 		t.Fatalf("same content gave keys %s and %s (%v)", up.Key, again.Key, err)
 	}
@@ -197,13 +197,13 @@ func TestUploadIsStoredAndIdempotent(t *testing.T) {
 func TestRejectedUploadLeavesNothing(t *testing.T) {
 	a := newApp(t, Options{})
 	uploads := filepath.Join(a.ws.Store.Dir(), "uploads")
-	if _, err := a.Upload(strings.NewReader("this is not a session\n"), "notes.txt"); err == nil {
+	if _, err := a.Upload(context.Background(), strings.NewReader("this is not a session\n"), "notes.txt"); err == nil {
 		t.Fatal("a text file imported as a session")
 	}
-	if _, err := a.Upload(iotest.ErrReader(errors.New("connection reset")), "cut.jsonl"); err == nil {
+	if _, err := a.Upload(context.Background(), iotest.ErrReader(errors.New("connection reset")), "cut.jsonl"); err == nil {
 		t.Fatal("a failed transfer imported")
 	}
-	if _, err := a.Upload(nil, "nothing.jsonl"); err == nil {
+	if _, err := a.Upload(context.Background(), nil, "nothing.jsonl"); err == nil {
 		t.Fatal("a nil reader imported")
 	}
 	left, _ := os.ReadDir(uploads)

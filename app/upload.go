@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -17,7 +18,7 @@ import (
 //
 // Upload is not a bound method (the frontend never sends session content
 // through one); serve mode's upload endpoint calls it.
-func (a *App) Upload(r io.Reader, name string) (SessionInfo, error) {
+func (a *App) Upload(ctx context.Context, r io.Reader, name string) (SessionInfo, error) {
 	if r == nil {
 		return SessionInfo{}, errors.New("upload: no content")
 	}
@@ -45,7 +46,7 @@ func (a *App) Upload(r io.Reader, name string) (SessionInfo, error) {
 		os.Remove(tmp.Name())
 		return SessionInfo{}, err
 	}
-	info, err := a.sessions.openPath(path)
+	info, err := a.sessions.openPath(ctx, path)
 	if err != nil && fresh {
 		os.Remove(path)
 	}

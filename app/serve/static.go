@@ -45,7 +45,7 @@ func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if name == "." || name == "/" {
 		name = "upload"
 	}
-	info, err := s.app.Upload(http.MaxBytesReader(w, r.Body, maxUpload), name)
+	info, err := s.app.Upload(r.Context(), http.MaxBytesReader(w, r.Body, maxUpload), name)
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, err.Error())
 		return

@@ -151,51 +151,62 @@ func ReadCall(b *session.Block, cls *cwl.Classifier) Call {
 			c.Pattern = p
 		}
 	case cwl.ClassEdit:
-		c.Verb, c.Text = VerbEdit, firstOf(a.NewString, a.NewText, a.NewStr)
-		for _, e := range a.Edits {
-			c.Text += e.NewString + "\n"
-		}
-		if a.Content != "" || a.FileText != "" {
-			c.Verb, c.Text = VerbCreate, firstOf(a.Content, a.FileText)
-		}
-		if p != "" {
-			c.Paths = []string{p}
-			return c
-		}
-		patch := a.Input
-		if patch == "" {
-			patch = string(b.Arguments)
-		}
-		c.Verb, c.Text = VerbEdit, patch
-		for _, m := range patchHeader.FindAllStringSubmatch(patch, -1) {
-			c.Paths = append(c.Paths, strings.TrimPrefix(strings.TrimSpace(m[2]), "./"))
-			if m[1] == "Add" && len(c.Paths) == 1 {
-				c.Verb = VerbCreate
-			}
-		}
+		editCall(&c, &a, p, b.Arguments)
 	case cwl.ClassShell:
-		line := a.command()
-		if line == "" {
-			return c
-		}
-		sh := ReadShell(line)
-		c.Shell = &sh
-		switch {
-		case len(sh.Writes) > 0:
-			c.Verb, c.Paths, c.Text = VerbCreate, sh.Writes, sh.Body
-		case len(sh.Reads) > 0 && !sh.Test:
-			c.Verb, c.Paths = VerbRead, sh.Reads
-		case sh.Pattern != "":
-			c.Verb, c.Pattern = VerbSearch, sh.Pattern
-		default:
-			c.Verb = VerbRun
-		}
+		shellCall(&c, a.command())
 	default:
 		if a.URL != "" {
 			c.Verb, c.URL = VerbFetch, a.URL
 		}
 	}
 	return c
+}
+
+// editCall reads the arguments a of an edit tool's call on path p (""
+// when they name none: a patch names its files).
+func editCall(c *Call, a *callArgs, p string, raw json.RawMessage) {
+	c.Verb, c.Text = VerbEdit, firstOf(a.NewString, a.NewText, a.NewStr)
+	for _, e := range a.Edits {
+		c.Text += e.NewString + "\n"
+	}
+	if a.Content != "" || a.FileText != "" {
+		c.Verb, c.Text = VerbCreate, firstOf(a.Content, a.FileText)
+	}
+	if p != "" {
+		c.Paths = []string{p}
+		return
+	}
+	patch := a.Input
+	if patch == "" {
+		patch = string(raw)
+	}
+	c.Verb, c.Text = VerbEdit, patch
+	for _, m := range patchHeader.FindAllStringSubmatch(patch, -1) {
+		c.Paths = append(c.Paths, strings.TrimPrefix(strings.TrimSpace(m[2]), "./"))
+		if m[1] == "Add" && len(c.Paths) == 1 {
+			c.Verb = VerbCreate
+		}
+	}
+}
+
+// shellCall reads a shell tool's command line: a write, a read, a search
+// or a run.
+func shellCall(c *Call, line string) {
+	if line == "" {
+		return
+	}
+	sh := ReadShell(line)
+	c.Shell = &sh
+	switch {
+	case len(sh.Writes) > 0:
+		c.Verb, c.Paths, c.Text = VerbCreate, sh.Writes, sh.Body
+	case len(sh.Reads) > 0 && !sh.Test:
+		c.Verb, c.Paths = VerbRead, sh.Reads
+	case sh.Pattern != "":
+		c.Verb, c.Pattern = VerbSearch, sh.Pattern
+	default:
+		c.Verb = VerbRun
+	}
 }
 
 // commandCall reads a tool whose arguments are one command line naming

@@ -69,86 +69,104 @@ var errStop = errors.New("stopped")
 // line. Events that stand alone at the top level (JSON Lines of V1 events)
 // are one trajectory together.
 func (Importer) ImportEach(r io.Reader, name string, emit func(*session.Session) error) error {
-	var emitErr error
-	var orphan []session.Diagnostic
-	var stream *builder // the trajectory of top-level events
-	n := 0
-	finish := func(b *builder) error {
-		b.s.Diagnostics = append(orphan, b.s.Diagnostics...)
-		orphan = nil
-		norm.Finish(b.s)
-		if err := emit(b.s); err != nil {
-			emitErr = err
-			return errStop
-		}
-		return nil
-	}
-	next := func() *builder {
-		n++
-		b := newBuilder(name, norm.BaseID(name))
-		if n > 1 {
-			b.s.ID += "#" + strconv.Itoa(n)
-		}
-		return b
-	}
-	err := jsondoc.Values(r, func(d *jsondoc.Doc) error {
-		if emitErr != nil {
-			return d.Skip()
-		}
-		delim, err := d.Peek()
-		if err != nil {
-			return err
-		}
-		if delim == '[' {
-			if stream != nil {
-				// Among JSON Lines of events, an array is damage, not a
-				// V0 trajectory.
-				_, line, err := d.Raw()
-				if err != nil {
-					return err
-				}
-				norm.Diag(stream.s, name, line, session.SeverityError, "an array among the events of a JSON Lines file; skipped")
-				return nil
-			}
-			b := next()
-			readErr := readEvents(d, b)
-			return b.done(d, readErr, finish)
-		}
-		raw, line, err := d.Raw()
-		if err != nil {
-			return err
-		}
-		if isTrajectory(raw) {
-			if stream != nil {
-				if err := finish(stream); err != nil {
-					return err
-				}
-				stream = nil
-			}
-			b := next()
-			return b.done(d, readTrajectory(raw, line, b), finish)
-		}
-		if stream == nil {
-			stream = next()
-		}
-		stream.event(raw, line)
-		return nil
-	}, func(line int, err error) {
+	f := &fileReader{name: name, emit: emit}
+	err := jsondoc.Values(r, f.value, func(line int, err error) {
 		if !errors.Is(err, errStop) { // already reported, or the caller's error
-			orphan = append(orphan, session.Diagnostic{File: name, Line: line, Severity: session.SeverityError, Message: norm.JSONError(err)})
+			f.orphan = append(f.orphan, session.Diagnostic{File: name, Line: line, Severity: session.SeverityError, Message: norm.JSONError(err)})
 		}
 	})
 	if err != nil {
 		return fmt.Errorf("read %s: %w", name, err)
 	}
-	if emitErr != nil {
-		return emitErr
+	if f.emitErr != nil {
+		return f.emitErr
 	}
-	if stream != nil {
-		return finish(stream)
+	if f.stream != nil {
+		return f.finish(f.stream)
 	}
-	if len(orphan) > 0 {
-		return finish(newBuilder(name, norm.BaseID(name)))
+	if len(f.orphan) > 0 {
+		return f.finish(newBuilder(name, norm.BaseID(name)))
+	}
+	return nil
+}
+
+// fileReader reads the JSON values of one file into sessions: each
+// trajectory (a V0 array or a V1 object) is one, and the top-level events
+// of a JSON Lines file between them another.
+type fileReader struct {
+	name    string
+	emit    func(*session.Session) error
+	emitErr error // the caller's, which stops the reading
+	// orphan are diagnostics met outside any session, given to the next.
+	orphan []session.Diagnostic
+	stream *builder // the trajectory of top-level events
+	n      int      // sessions begun
+}
+
+// value reads one JSON value of the file.
+func (f *fileReader) value(d *jsondoc.Doc) error {
+	if f.emitErr != nil {
+		return d.Skip()
+	}
+	delim, err := d.Peek()
+	if err != nil {
+		return err
+	}
+	if delim == '[' {
+		if f.stream != nil {
+			// Among JSON Lines of events, an array is damage, not a V0
+			// trajectory.
+			_, line, err := d.Raw()
+			if err != nil {
+				return err
+			}
+			norm.Diag(f.stream.s, f.name, line, session.SeverityError, "an array among the events of a JSON Lines file; skipped")
+			return nil
+		}
+		b := f.next()
+		readErr := readEvents(d, b)
+		return b.done(d, readErr, f.finish)
+	}
+	raw, line, err := d.Raw()
+	if err != nil {
+		return err
+	}
+	if isTrajectory(raw) {
+		if f.stream != nil {
+			if err := f.finish(f.stream); err != nil {
+				return err
+			}
+			f.stream = nil
+		}
+		b := f.next()
+		return b.done(d, readTrajectory(raw, line, b), f.finish)
+	}
+	if f.stream == nil {
+		f.stream = f.next()
+	}
+	f.stream.event(raw, line)
+	return nil
+}
+
+// next begins the file's next session.
+func (f *fileReader) next() *builder {
+	f.n++
+	b := newBuilder(f.name, norm.BaseID(f.name))
+	if f.n > 1 {
+		b.s.ID += "#" + strconv.Itoa(f.n)
+	}
+	return b
+}
+
+// finish hands a session read to the caller, with the diagnostics met
+// before it.
+func (f *fileReader) finish(b *builder) error {
+	b.s.Diagnostics = append(f.orphan, b.s.Diagnostics...)
+	f.orphan = nil
+	norm.Finish(b.s)
+	if err := f.emit(b.s); err != nil {
+		f.emitErr = err
+		return errStop
 	}
 	return nil
 }

@@ -286,37 +286,21 @@ func (r *chatReply) message() *session.Message {
 // (whole, or in the stream's response.completed), else the items the
 // stream finished.
 func responsesResponse(evs []json.RawMessage) response {
-	type resp struct {
-		ID     string          `json:"id"`
-		Model  string          `json:"model"`
-		Status string          `json:"status"`
-		Output []responsesItem `json:"output"`
-		Usage  *struct {
-			Input   int `json:"input_tokens"`
-			Output  int `json:"output_tokens"`
-			Details *struct {
-				Cached int `json:"cached_tokens"`
-			} `json:"input_tokens_details"`
-			OutDetails *struct {
-				Reasoning int `json:"reasoning_tokens"`
-			} `json:"output_tokens_details"`
-		} `json:"usage"`
-	}
-	var final *resp
+	var final *responsesObject
 	var done []responsesItem
 	for _, raw := range evs {
 		var ev struct {
-			Type     string         `json:"type"`
-			Response *resp          `json:"response"`
-			Item     *responsesItem `json:"item"`
-			Object   string         `json:"object"`
+			Type     string           `json:"type"`
+			Response *responsesObject `json:"response"`
+			Item     *responsesItem   `json:"item"`
+			Object   string           `json:"object"`
 		}
 		if json.Unmarshal(raw, &ev) != nil {
 			continue
 		}
 		switch {
 		case ev.Object == "response":
-			var whole resp
+			var whole responsesObject
 			json.Unmarshal(raw, &whole)
 			final = &whole
 		case ev.Type == "response.completed" || ev.Type == "response.incomplete" || ev.Type == "response.failed":
@@ -340,21 +324,47 @@ func responsesResponse(evs []json.RawMessage) response {
 	}
 	m := assistant(blocks)
 	m.Provider = "openai"
-	var u *session.Usage
-	if final != nil {
-		m.ID, m.Model, m.StopReason = final.ID, final.Model, final.Status
-		if x := final.Usage; x != nil {
-			u = &session.Usage{Input: x.Input, Output: x.Output}
-			if x.Details != nil {
-				u.Input -= x.Details.Cached
-				u.CacheRead = x.Details.Cached
-			}
-			if x.OutDetails != nil {
-				u.Reasoning = x.OutDetails.Reasoning
-			}
-		}
+	if final == nil {
+		return response{message: m}
 	}
-	return response{message: m, usage: u}
+	m.ID, m.Model, m.StopReason = final.ID, final.Model, final.Status
+	return response{message: m, usage: final.usage()}
+}
+
+// responsesObject is a Responses response object.
+type responsesObject struct {
+	ID     string          `json:"id"`
+	Model  string          `json:"model"`
+	Status string          `json:"status"`
+	Output []responsesItem `json:"output"`
+	Usage  *struct {
+		Input   int `json:"input_tokens"`
+		Output  int `json:"output_tokens"`
+		Details *struct {
+			Cached int `json:"cached_tokens"`
+		} `json:"input_tokens_details"`
+		OutDetails *struct {
+			Reasoning int `json:"reasoning_tokens"`
+		} `json:"output_tokens_details"`
+	} `json:"usage"`
+}
+
+// usage is the response's usage, with cached input apart; nil when it
+// reports none.
+func (r *responsesObject) usage() *session.Usage {
+	x := r.Usage
+	if x == nil {
+		return nil
+	}
+	u := &session.Usage{Input: x.Input, Output: x.Output}
+	if x.Details != nil {
+		u.Input -= x.Details.Cached
+		u.CacheRead = x.Details.Cached
+	}
+	if x.OutDetails != nil {
+		u.Reasoning = x.OutDetails.Reasoning
+	}
+	return u
 }
 
 // geminiResponse assembles a generateContent response: its chunks' parts

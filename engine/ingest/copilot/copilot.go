@@ -246,19 +246,7 @@ func (d *decoder) event(ev *event, dt *data, raw []byte, n int) {
 		}
 		d.meta(ev, raw, n, ts)
 	case "session.start", "session.resume":
-		if dt.SessionID != "" {
-			d.s.ID = dt.SessionID
-		}
-		if dt.CopilotVersion != "" {
-			d.s.Agent = "copilot-cli " + dt.CopilotVersion
-		}
-		if dt.Context != nil && d.s.CWD == "" {
-			d.s.CWD = dt.Context.CWD
-		}
-		if d.s.Started.IsZero() {
-			d.s.Started = ts
-		}
-		d.model = first(dt.SelectedModel, d.model)
+		d.start(dt, ts)
 		d.meta(ev, raw, n, ts)
 	case "session.model_change":
 		if d.at == d.t {
@@ -269,26 +257,9 @@ func (d *decoder) event(ev *event, dt *data, raw []byte, n int) {
 	case "system.message":
 		d.message(ev, n, ts, &session.Message{Role: session.RoleSystem, Blocks: norm.Text(deref(dt.Content))})
 	case "user.message":
-		text := deref(dt.TransformedContent)
-		if text == "" {
-			text = deref(dt.Content)
-		}
-		m := &session.Message{Role: session.RoleUser, Blocks: norm.Text(text)}
-		if strings.HasPrefix(dt.Source, "skill-") || strings.HasPrefix(text, "<skill-context") {
-			m.Origin = "skill"
-		}
-		d.message(ev, n, ts, m)
+		d.message(ev, n, ts, userMessage(dt))
 	case "assistant.message":
-		m := d.response(dt)
-		e := d.message(ev, n, ts, m)
-		if u := d.usageOf(dt.APICallID); u != nil {
-			m.Usage = u
-		} else if dt.APICallID != "" {
-			if len(d.responses) >= maxWaiting {
-				clear(d.responses) // a log whose calls record no usage
-			}
-			d.responses[dt.APICallID] = placed{d.at, e}
-		}
+		d.assistant(ev, dt, n, ts)
 	case "session.usage_record":
 		d.recordUsage(ev.Data)
 		d.meta(ev, raw, n, ts)
@@ -305,6 +276,54 @@ func (d *decoder) event(ev *event, dt *data, raw []byte, n int) {
 		d.meta(ev, raw, n, ts)
 	default:
 		d.meta(ev, raw, n, ts)
+	}
+}
+
+// start takes in what a session.start or session.resume tells of the
+// session: its id, the agent's version, where it ran, when it began and
+// the model chosen.
+func (d *decoder) start(dt *data, ts time.Time) {
+	if dt.SessionID != "" {
+		d.s.ID = dt.SessionID
+	}
+	if dt.CopilotVersion != "" {
+		d.s.Agent = "copilot-cli " + dt.CopilotVersion
+	}
+	if dt.Context != nil && d.s.CWD == "" {
+		d.s.CWD = dt.Context.CWD
+	}
+	if d.s.Started.IsZero() {
+		d.s.Started = ts
+	}
+	d.model = first(dt.SelectedModel, d.model)
+}
+
+// userMessage converts a user.message: the text as the model got it
+// (transformed, when it was), from a skill when a skill sent it.
+func userMessage(dt *data) *session.Message {
+	text := deref(dt.TransformedContent)
+	if text == "" {
+		text = deref(dt.Content)
+	}
+	m := &session.Message{Role: session.RoleUser, Blocks: norm.Text(text)}
+	if strings.HasPrefix(dt.Source, "skill-") || strings.HasPrefix(text, "<skill-context") {
+		m.Origin = "skill"
+	}
+	return m
+}
+
+// assistant adds an assistant.message, with its call's usage when that
+// was recorded already, else waiting for it.
+func (d *decoder) assistant(ev *event, dt *data, n int, ts time.Time) {
+	m := d.response(dt)
+	e := d.message(ev, n, ts, m)
+	if u := d.usageOf(dt.APICallID); u != nil {
+		m.Usage = u
+	} else if dt.APICallID != "" {
+		if len(d.responses) >= maxWaiting {
+			clear(d.responses) // a log whose calls record no usage
+		}
+		d.responses[dt.APICallID] = placed{d.at, e}
 	}
 }
 

@@ -1,15 +1,19 @@
 package realagents
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"ctxscope/engine/debug"
+	"ctxscope/engine/ingest"
 	"ctxscope/engine/mcprecall"
+	"ctxscope/engine/memory/code"
 	"ctxscope/engine/modeltest"
 	"ctxscope/engine/proxy"
 	"ctxscope/engine/recall"
@@ -47,8 +51,8 @@ func TestClaudeCodeRecallsOverMCP(t *testing.T) {
 	agent := pinnedAgent(t, "claude-code")
 	sb := newSandbox(t, project)
 	const budget = 19000
-	var url string
-	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+	var url, records string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { records, url = dir, recallServer(t, dir, budget) }, func(base string) {
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ctxscope": map[string]any{"type": "http", "url": url}}})
 		bin := filepath.Join(agent.dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 		sb.run(t, 6*time.Minute, []string{"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=test-key",
@@ -57,6 +61,7 @@ func TestClaudeCodeRecallsOverMCP(t *testing.T) {
 			"--mcp-config", string(cfg), "--strict-mcp-config")
 	})
 	checkRecall(t, reqs)
+	measureLookBacks(t, records, budget)
 }
 
 // recallServer serves ctxscope's MCP recall over the proxy's records in
@@ -128,8 +133,8 @@ func TestGeminiCLIRecallsOverMCP(t *testing.T) {
 	agent := pinnedAgent(t, "gemini-cli")
 	sb := newSandbox(t, project)
 	const budget = 12000
-	var url string
-	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+	var url, records string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { records, url = dir, recallServer(t, dir, budget) }, func(base string) {
 		sb.writeFile(t, filepath.Join(sb.home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}},`+
 			`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},"general":{"disableAutoUpdate":true,"disableUpdateNag":true},"ide":{"enabled":false},`+
 			`"mcpServers":{"ctxscope":{"httpUrl":"`+url+`","trust":true}}}`)
@@ -138,6 +143,7 @@ func TestGeminiCLIRecallsOverMCP(t *testing.T) {
 			"-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "--output-format", "json")
 	})
 	checkRecall(t, reqs)
+	measureLookBacks(t, records, budget)
 }
 
 // TestOpenCodeRecallsOverMCP runs the real OpenCode on the 41-call task
@@ -148,8 +154,8 @@ func TestOpenCodeRecallsOverMCP(t *testing.T) {
 	agent := pinnedAgent(t, "opencode")
 	sb := newSandbox(t, project)
 	const budget = 6000
-	var url string
-	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+	var url, records string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { records, url = dir, recallServer(t, dir, budget) }, func(base string) {
 		sb.writeFile(t, filepath.Join(sb.home, ".config", "opencode", "opencode.json"), fmt.Sprintf(`{
   "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "mock", "options": {"baseURL": "%s/v1", "apiKey": "test-key"},
     "models": {"gpt-4.1": {"name": "gpt-4.1", "tool_call": true, "limit": {"context": 128000, "output": 16000}}}}},
@@ -160,6 +166,7 @@ func TestOpenCodeRecallsOverMCP(t *testing.T) {
 			filepath.Join(agent.dir, "node_modules", "opencode-linux-x64", "bin", "opencode"), "run", "--model", "mock/gpt-4.1", "--format", "json", prompt)
 	})
 	checkRecall(t, reqs)
+	measureLookBacks(t, records, budget)
 }
 
 // TestCopilotCLIRecallsOverMCP runs the real Copilot CLI on the 41-call
@@ -170,8 +177,8 @@ func TestCopilotCLIRecallsOverMCP(t *testing.T) {
 	agent := pinnedAgent(t, "copilot-cli")
 	sb := newSandbox(t, project)
 	const budget = 8000
-	var url string
-	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+	var url, records string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { records, url = dir, recallServer(t, dir, budget) }, func(base string) {
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ctxscope": map[string]any{"type": "http", "url": url, "tools": []string{"*"}}}})
 		bin := filepath.Join(agent.dir, "node_modules", "@github", "copilot-linux-x64", "copilot")
 		sb.run(t, 6*time.Minute, []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + base + "/v1", "COPILOT_PROVIDER_TYPE=openai",
@@ -180,6 +187,7 @@ func TestCopilotCLIRecallsOverMCP(t *testing.T) {
 			"--additional-mcp-config", string(cfg))
 	})
 	checkRecall(t, reqs)
+	measureLookBacks(t, records, budget)
 }
 
 // TestCodexRecallsOverMCP runs the real Codex on the 41-call task through
@@ -190,8 +198,8 @@ func TestCodexRecallsOverMCP(t *testing.T) {
 	agent := pinnedAgent(t, "codex")
 	sb := newSandbox(t, project)
 	const budget = 10000
-	var url string
-	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { url = recallServer(t, dir, budget) }, func(base string) {
+	var url, records string
+	reqs, _ := underEviction(t, sb, longCodingTask(sb.work), budget, func(dir string) { records, url = dir, recallServer(t, dir, budget) }, func(base string) {
 		codexHome := filepath.Join(sb.home, ".codex")
 		sb.writeFile(t, filepath.Join(codexHome, "config.toml"), codexConfig(base, fmt.Sprintf("[mcp_servers.ctxscope]\nurl = %q\n", url)))
 		bin := filepath.Join(agent.dir, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex")
@@ -199,4 +207,50 @@ func TestCodexRecallsOverMCP(t *testing.T) {
 			bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", sb.work, "--json", prompt)
 	})
 	checkRecall(t, reqs)
+	measureLookBacks(t, records, budget)
+}
+
+// measureLookBacks replays the recorded conversation of a run of
+// longCodingTask under the paper policy at budget and measures, at every
+// look-back (the task's second play reads again what its first read, by
+// then evicted), what a recall of recall.DefaultBudget tokens brings back
+// of the evicted read: the session memory's graph channel with BM25, and
+// BM25 alone. It logs the figures (docs/bench/session-memory.md reports
+// them) and fails when the replay finds no look-back.
+func measureLookBacks(t *testing.T, dir string, budget int) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var main string
+	var size int64
+	for _, f := range files { // the task's conversation is the largest
+		if st, err := os.Stat(f); err == nil && st.Size() > size {
+			main, size = f, st.Size()
+		}
+	}
+	if main == "" {
+		t.Fatal("no conversation recorded")
+	}
+	sess, err := ingest.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := debug.Params{Policy: "paper", Budget: budget, Episodes: "inferred"}
+	rep, err := debug.New(context.Background(), sess, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	life, err := rep.Lifecycle(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := code.ReadSession(sess.ID, sess, nil)
+	r, err := recall.Evaluate(mem, rep.Thread, 0, life, recall.Options{Counter: tokens.Estimator{}, Index: lexical.Build})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.LookBacks+r.Skipped == 0 {
+		t.Fatalf("the replay at τ %d finds no look-back in %d requests", budget, life.Requests)
+	}
+	t.Logf("look-backs at τ %d over %d requests: %d (%d not in the memory); memory recovered %d (%d tokens), BM25 %d (%d tokens)",
+		budget, life.Requests, r.LookBacks, r.Skipped, r.Memory.Recovered, r.Memory.Tokens, r.BM25.Recovered, r.BM25.Tokens)
 }

@@ -28,9 +28,11 @@ type Opened struct {
 	// Figures are the counts of the session's report.
 	Figures Figures
 
-	mu      sync.Mutex
+	mu      sync.Mutex // guards ledgers
 	ledgers map[string]*tokens.Ledger
-	derived map[string]any
+
+	derivedMu sync.Mutex // guards derived; held while a value is worked out
+	derived   map[string]any
 }
 
 // Figures are the counts of a session that only its entries tell.
@@ -78,8 +80,8 @@ func (o *Opened) Ledger(counter string) (*tokens.Ledger, error) {
 // list, say, which walks every entry. Calls for the same name wait for
 // the first.
 func Derived[T any](o *Opened, name string, derive func(*session.Session) T) T {
-	o.mu.Lock()
-	defer o.mu.Unlock()
+	o.derivedMu.Lock()
+	defer o.derivedMu.Unlock()
 	if v, ok := o.derived[name]; ok {
 		return v.(T)
 	}

@@ -42,9 +42,9 @@ type LookBack struct {
 	// the thread holds none).
 	Call   BlockKey `json:"-"`
 	Result BlockKey `json:"-"`
-	// Recent are the last user turn of the request's input and the last
-	// few assistant messages after it (see recentContext): what the agent
-	// had just said and done, and what it was told, when it went back.
+	// Recent are the last user turn of the request's input and its last
+	// few assistant messages (see recentContext): what the agent had just
+	// said and done, and what it was told, when it went back.
 	Recent []*session.Entry `json:"-"`
 }
 

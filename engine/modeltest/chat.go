@@ -46,34 +46,13 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		openAIError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	first, assistants := "", 0
-	for _, m := range req.Messages {
-		switch {
-		case m.Role == "assistant":
-			assistants++
-		case m.Role == "user" && first == "":
-			first = chatText(m.Content)
-		}
-	}
-	offered := map[string]Tool{}
-	for _, t := range req.Tools {
-		offered[t.Function.Name] = toolOf(t.Function.Name, t.Function.Parameters.Properties)
-	}
-	task, parts, err := s.respond(first, assistants, offered, "call")
+	first, assistants := chatTurns(req)
+	task, parts, err := s.respond(first, assistants, chatOffered(req), "call")
 	if err != nil {
 		openAIError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	var calls []Call
-	var text []string
-	for _, p := range parts {
-		if p.Call != nil {
-			calls = append(calls, *p.Call)
-		} else {
-			text = append(text, p.Text)
-		}
-	}
-	content := strings.Join(text, "\n\n")
+	content, calls := chatOutput(parts)
 	cached := s.cacheRead(task+"\x00"+first, body)
 	out, _ := json.Marshal(map[string]any{"content": content, "calls": calls})
 	u := Usage{Input: (len(body) - cached) / 4, CacheRead: cached / 4, Output: len(out)/4 + 1}
@@ -95,10 +74,58 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
 		return
 	}
+	streamChat(w, map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": req.Model}, content, calls, finish, usage)
+}
+
+// chatTurns returns the first user message's text and how many assistant
+// messages the conversation holds.
+func chatTurns(req chatRequest) (first string, assistants int) {
+	for _, m := range req.Messages {
+		switch {
+		case m.Role == "assistant":
+			assistants++
+		case m.Role == "user" && first == "":
+			first = chatText(m.Content)
+		}
+	}
+	return first, assistants
+}
+
+// chatOffered returns the tools the request offers, by name.
+func chatOffered(req chatRequest) map[string]Tool {
+	offered := map[string]Tool{}
+	for _, t := range req.Tools {
+		offered[t.Function.Name] = toolOf(t.Function.Name, t.Function.Parameters.Properties)
+	}
+	return offered
+}
+
+// chatOutput splits the answer's parts into its text and its calls.
+func chatOutput(parts []part) (content string, calls []Call) {
+	var text []string
+	for _, p := range parts {
+		if p.Call != nil {
+			calls = append(calls, *p.Call)
+		} else {
+			text = append(text, p.Text)
+		}
+	}
+	return strings.Join(text, "\n\n"), calls
+}
+
+// streamChat streams a completion as chunks, each with head's fields: the
+// role, the text in pieces, each call with its arguments in pieces, the
+// finish reason, then the usage.
+func streamChat(w http.ResponseWriter, head map[string]any, content string, calls []Call, finish string, usage map[string]any) {
 	sse := newSSE(w)
+	send := func(fields map[string]any) {
+		for k, v := range head {
+			fields[k] = v
+		}
+		sse.data(fields)
+	}
 	chunk := func(delta map[string]any, finishReason any) {
-		sse.data(map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": req.Model,
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finishReason}}})
+		send(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finishReason}}})
 	}
 	chunk(map[string]any{"role": "assistant", "content": ""}, nil)
 	for _, piece := range chunks(content, 16) {
@@ -115,7 +142,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	chunk(map[string]any{}, finish)
-	sse.data(map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": req.Model, "choices": []any{}, "usage": usage})
+	send(map[string]any{"choices": []any{}, "usage": usage})
 	sse.raw("[DONE]")
 }
 

@@ -63,78 +63,98 @@ func (c *converter) message(m *message) {
 
 // steps converts an assistant message, one model call per step.
 func (c *converter) steps(m *message, ts time.Time) {
-	model, provider := m.info.ModelID, m.info.Provider
-	if mm := m.info.Model; mm != nil && model == "" {
-		model, provider = mm.ModelID, mm.ProviderID
-	}
-	var cur *session.Message
-	var results []session.Block
-	step := 0
-	open := func() {
-		cur = &session.Message{Role: session.RoleAssistant, ID: m.info.ID, Model: model, Provider: provider, Time: ts}
-		results = nil
-	}
-	closeStep := func(u *tokens, cost json.RawMessage) {
-		if cur == nil {
-			return
-		}
-		if u != nil {
-			cur.Usage = usageOf(u, cost)
-		}
-		id := m.info.ID
-		if step > 0 {
-			id += "#" + strconv.Itoa(step)
-		}
-		c.add(id, m.line, ts, "assistant", cur)
-		if len(results) > 0 {
-			c.add(id+"-results", m.line, ts, "tool_results", &session.Message{Role: session.RoleTool, Time: ts, Blocks: results})
-		}
-		step++
-		cur = nil
+	st := &stepper{c: c, m: m, ts: ts, model: m.info.ModelID, provider: m.info.Provider}
+	if mm := m.info.Model; mm != nil && st.model == "" {
+		st.model, st.provider = mm.ModelID, mm.ProviderID
 	}
 	for _, p := range m.parts {
 		switch p.Type {
 		case "step-start":
-			closeStep(nil, nil)
-			open()
+			st.close(nil, nil)
+			st.open()
 			continue
 		case "step-finish":
-			if cur == nil {
-				open()
+			if st.cur == nil {
+				st.open()
 			}
-			closeStep(p.Tokens, p.Cost)
+			st.close(p.Tokens, p.Cost)
 			continue
 		}
-		if cur == nil {
-			open()
+		if st.cur == nil {
+			st.open()
 		}
-		switch p.Type {
-		case "text":
-			if strings.TrimSpace(p.Text) != "" {
-				cur.Blocks = append(cur.Blocks, session.Block{Type: session.BlockText, Text: p.Text})
-			}
-		case "reasoning":
-			if strings.TrimSpace(p.Text) != "" {
-				cur.Blocks = append(cur.Blocks, session.Block{Type: session.BlockThinking, Text: p.Text})
-			}
-		case "tool":
-			call, res := toolBlocks(&p)
-			cur.Blocks = append(cur.Blocks, call)
-			if res != nil {
-				results = append(results, *res)
-			}
-		}
+		st.part(&p)
 	}
-	if cur != nil {
+	if st.cur != nil {
 		var u *tokens
-		if step == 0 {
+		if st.step == 0 {
 			u = m.info.Tokens // no steps: the message is one call
 		}
-		closeStep(u, m.info.Cost)
+		st.close(u, m.info.Cost)
 	}
-	if m.info.Error != nil && step > 0 {
+	if m.info.Error != nil && st.step > 0 {
 		c.t.Entries[len(c.t.Entries)-1].Message.Error = m.info.Error.Name
 	}
+}
+
+// stepper turns the parts of one assistant message into one assistant
+// message per model call (step), each followed by its tools' results.
+type stepper struct {
+	c               *converter
+	m               *message
+	ts              time.Time
+	model, provider string
+
+	cur     *session.Message // the step being read; nil between steps
+	results []session.Block  // its tools' results
+	step    int              // steps added
+}
+
+// open begins a step.
+func (st *stepper) open() {
+	st.cur = &session.Message{Role: session.RoleAssistant, ID: st.m.info.ID, Model: st.model, Provider: st.provider, Time: st.ts}
+	st.results = nil
+}
+
+// part adds a text, reasoning or tool part to the step.
+func (st *stepper) part(p *partInfo) {
+	switch p.Type {
+	case "text":
+		if strings.TrimSpace(p.Text) != "" {
+			st.cur.Blocks = append(st.cur.Blocks, session.Block{Type: session.BlockText, Text: p.Text})
+		}
+	case "reasoning":
+		if strings.TrimSpace(p.Text) != "" {
+			st.cur.Blocks = append(st.cur.Blocks, session.Block{Type: session.BlockThinking, Text: p.Text})
+		}
+	case "tool":
+		call, res := toolBlocks(p)
+		st.cur.Blocks = append(st.cur.Blocks, call)
+		if res != nil {
+			st.results = append(st.results, *res)
+		}
+	}
+}
+
+// close adds the step, with its usage when u is not nil, and its tools'
+// results after it.
+func (st *stepper) close(u *tokens, cost json.RawMessage) {
+	if st.cur == nil {
+		return
+	}
+	if u != nil {
+		st.cur.Usage = usageOf(u, cost)
+	}
+	id := st.m.info.ID
+	if st.step > 0 {
+		id += "#" + strconv.Itoa(st.step)
+	}
+	st.c.add(id, st.m.line, st.ts, "assistant", st.cur)
+	if len(st.results) > 0 {
+		st.c.add(id+"-results", st.m.line, st.ts, "tool_results", &session.Message{Role: session.RoleTool, Time: st.ts, Blocks: st.results})
+	}
+	st.step++
+	st.cur = nil
 }
 
 // toolBlocks returns a tool part's call and, once it ran, its result.

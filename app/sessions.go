@@ -154,9 +154,7 @@ func (s *Sessions) addStats(ctx context.Context, info *SessionInfo) error {
 // opened session knows when the workspace holds it.
 func (s *Sessions) summary(r store.SessionInfo) SessionInfo {
 	if o, ok := s.app.ws.HeldSession(r.Key, r.Revision); ok {
-		info := s.openedInfo(o)
-		info.Diagnostics = nil
-		return info
+		return withFigures(s.rowInfo(r), o.Figures)
 	}
 	return s.rowInfo(r)
 }
@@ -348,10 +346,7 @@ func notFound(key string, err error) error {
 // openedInfo describes an opened session: its row, with the figures and
 // diagnostics only its entries tell.
 func (s *Sessions) openedInfo(o *workspace.Opened) SessionInfo {
-	info := s.rowInfo(o.Row)
-	f := o.Figures
-	info.ToolCalls, info.Requests, info.Compactions = f.ToolCalls, f.Requests, f.Compactions
-	info.Errors, info.Warnings = f.Errors, f.Warnings
+	info := withFigures(s.rowInfo(o.Row), o.Figures)
 	info.Diagnostics = []string{}
 	for i, d := range o.Session.Diagnostics {
 		if i == 200 {
@@ -359,6 +354,13 @@ func (s *Sessions) openedInfo(o *workspace.Opened) SessionInfo {
 		}
 		info.Diagnostics = append(info.Diagnostics, d.String())
 	}
+	return info
+}
+
+// withFigures is info with the counts an opened session's entries tell.
+func withFigures(info SessionInfo, f workspace.Figures) SessionInfo {
+	info.ToolCalls, info.Requests, info.Compactions = f.ToolCalls, f.Requests, f.Compactions
+	info.Errors, info.Warnings = f.Errors, f.Warnings
 	return info
 }
 

@@ -38,9 +38,10 @@ lint:
 	$(GOBIN)/golangci-lint run ./...
 	scripts/lint-selftest.sh
 
-# The store's suite runs again on PostgreSQL: a throwaway server that the
-# tests start in a temporary directory (engine/store/pgtest).
-STORE_PKGS := ./engine/store/...
+# The store's suite and the memory tables' run again on PostgreSQL: a
+# throwaway server that the tests start in a temporary directory
+# (engine/store/pgtest).
+STORE_PKGS := ./engine/store/... ./engine/memory/memstore
 
 # Every package's tests run once, under the race detector. The memory
 # engine's tests need the word vectors that setup fetches;

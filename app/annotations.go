@@ -135,7 +135,7 @@ func (a *Annotations) AddLoCoMo(ctx context.Context, set string, indexes []int) 
 // AddCustom queues a question the user wrote.
 func (a *Annotations) AddCustom(ctx context.Context, set, text string) ([]QueueEntry, error) {
 	a.app.called("Annotations.AddCustom", set, text)
-	if _, err := a.mem.get(set); err != nil {
+	if _, err := a.mem.get(ctx, set); err != nil {
 		return nil, err
 	}
 	c, err := annotate.Custom(text)
@@ -323,7 +323,7 @@ type ExportFile struct {
 // "csv", with each question's and item's text.
 func (a *Annotations) Export(ctx context.Context, set, format string) (ExportFile, error) {
 	a.app.called("Annotations.Export", set, format)
-	lm, err := a.mem.get(set)
+	lm, err := a.mem.get(ctx, set)
 	if err != nil {
 		return ExportFile{}, err
 	}

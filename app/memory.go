@@ -64,14 +64,13 @@ var ErrNoMemory = errors.New("no such memory in the workspace")
 
 // get returns the loaded memory of set, reading it again when the stored
 // set changed.
-func (s *Memory) get(set string) (*loadedMemory, error) {
-	ctx := context.Background()
-	rev, err := s.app.ws.Store.MemorySetRevision(ctx, set)
+func (s *Memory) get(ctx context.Context, set string) (*loadedMemory, error) {
+	rev, err := s.app.ws.Memories().Revision(ctx, set)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q", ErrNoMemory, set)
 	}
-	return s.loaded.Get(ctx, set, rev, func(context.Context, *loadedMemory, bool) (*loadedMemory, error) {
-		m, err := s.app.ws.LoadMemory(set)
+	return s.loaded.Get(ctx, set, rev, func(ctx context.Context, _ *loadedMemory, _ bool) (*loadedMemory, error) {
+		m, err := s.app.ws.LoadMemory(ctx, set)
 		if errors.Is(err, memstore.ErrNotFound) {
 			return nil, fmt.Errorf("%w: %q", ErrNoMemory, set)
 		}
@@ -83,8 +82,8 @@ func (s *Memory) get(set string) (*loadedMemory, error) {
 }
 
 // save stores an edited memory and forgets what was derived from it.
-func (s *Memory) save(m *memory.Memory) error {
-	if err := s.app.ws.SaveMemory(context.Background(), m); err != nil {
+func (s *Memory) save(ctx context.Context, m *memory.Memory) error {
+	if err := s.app.ws.SaveMemory(ctx, m); err != nil {
 		return err
 	}
 	s.loaded.Forget(m.ID, "")
@@ -107,7 +106,7 @@ type MemoryInfo struct {
 // List returns the workspace's memories by name.
 func (s *Memory) List(ctx context.Context) ([]MemoryInfo, error) {
 	s.app.called("Memory.List")
-	sets, err := s.app.ws.Store.MemorySets(ctx)
+	sets, err := s.app.ws.Memories().Sets(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +124,7 @@ func (s *Memory) List(ctx context.Context) ([]MemoryInfo, error) {
 // Info describes one memory.
 func (s *Memory) Info(ctx context.Context, set string) (MemoryInfo, error) {
 	s.app.called("Memory.Info", set)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return MemoryInfo{}, err
 	}
@@ -165,7 +164,7 @@ func (s *Memory) Graph(ctx context.Context, r GraphRequest) (*graphs.KnowledgeVi
 	s.app.called("Memory.Graph", r)
 	ctx, done := s.app.latest.begin(ctx, "Memory.Graph")
 	defer done()
-	lm, err := s.get(r.Set)
+	lm, err := s.get(ctx, r.Set)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +203,7 @@ func (s *Memory) Graph(ctx context.Context, r GraphRequest) (*graphs.KnowledgeVi
 // times are spread, for the time slider.
 func (s *Memory) Timeline(ctx context.Context, set string) (explore.Timeline, error) {
 	s.app.called("Memory.Timeline", set)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return explore.Timeline{}, err
 	}
@@ -215,7 +214,7 @@ func (s *Memory) Timeline(ctx context.Context, set string) (explore.Timeline, er
 // merges and the experience items linked to it.
 func (s *Memory) Entity(ctx context.Context, set, id string) (*explore.Entity, error) {
 	s.app.called("Memory.Entity", set, id)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +225,7 @@ func (s *Memory) Entity(ctx context.Context, set, id string) (*explore.Entity, e
 // whose name or an alias contains text, best matches first.
 func (s *Memory) FindEntities(ctx context.Context, set, text string, limit int) ([]explore.Match, error) {
 	s.app.called("Memory.FindEntities", set, text, limit)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +239,7 @@ func (s *Memory) FindEntities(ctx context.Context, set, text string, limit int) 
 // it.
 func (s *Memory) Merge(ctx context.Context, set, keep, drop string) (*explore.Entity, error) {
 	s.app.called("Memory.Merge", set, keep, drop)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +251,7 @@ func (s *Memory) Merge(ctx context.Context, set, keep, drop string) (*explore.En
 	if _, err := lm.m.Graph.MergeEntities(keep, drop, "merged by hand: "+d.Name+" into "+k.Name); err != nil {
 		return nil, err
 	}
-	if err := s.save(lm.m); err != nil {
+	if err := s.save(ctx, lm.m); err != nil {
 		return nil, err
 	}
 	return s.Entity(ctx, set, keep)
@@ -261,21 +260,21 @@ func (s *Memory) Merge(ctx context.Context, set, keep, drop string) (*explore.En
 // Undo reverses a merge (the latest one in force) and saves the memory.
 func (s *Memory) Undo(ctx context.Context, set, mergeID string) error {
 	s.app.called("Memory.Undo", set, mergeID)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return err
 	}
 	if err := lm.m.Graph.Undo(mergeID); err != nil {
 		return err
 	}
-	return s.save(lm.m)
+	return s.save(ctx, lm.m)
 }
 
 // Experiences returns the experience layer: clusters with their centre
 // text, members and items, and why each member is where it is.
 func (s *Memory) Experiences(ctx context.Context, set string) (explore.Experience, error) {
 	s.app.called("Memory.Experiences", set)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return explore.Experience{}, err
 	}
@@ -285,7 +284,7 @@ func (s *Memory) Experiences(ctx context.Context, set string) (explore.Experienc
 // Passage returns one passage.
 func (s *Memory) Passage(ctx context.Context, set, id string) (explore.Passage, error) {
 	s.app.called("Memory.Passage", set, id)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return explore.Passage{}, err
 	}

@@ -87,7 +87,7 @@ func (s *Memory) Build(ctx context.Context, r BuildRequest) (BuildState, error) 
 		if err == nil {
 			m.From = src.from
 			s.report(BuildState{Job: st.Job, Set: st.Set, Stage: "saving", Done: st.Total, Total: st.Total})
-			err = s.save(m)
+			err = s.save(job, m)
 		}
 		end := BuildState{Job: st.Job, Set: st.Set, Stage: "done", Done: st.Total, Total: st.Total}
 		switch {
@@ -279,7 +279,7 @@ func (s *Memory) Import(ctx context.Context, r ImportRequest) (MemoryInfo, error
 		return MemoryInfo{}, err
 	}
 	m.ID, m.From = "imported-"+id, from
-	if err := s.save(m); err != nil {
+	if err := s.save(ctx, m); err != nil {
 		return MemoryInfo{}, err
 	}
 	s.app.logf("memory imported: %s", m.ID)

@@ -63,7 +63,7 @@ type Question struct {
 // none for other memories.
 func (s *Memory) Questions(ctx context.Context, set string) ([]Question, error) {
 	s.app.called("Memory.Questions", set)
-	lm, err := s.get(set)
+	lm, err := s.get(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ type StrongRetrieval struct {
 // item. The first call for a memory embeds and indexes it.
 func (s *Memory) Retrieve(ctx context.Context, r RetrieveRequest) (*Retrieval, error) {
 	s.app.called("Memory.Retrieve", r)
-	lm, err := s.get(r.Set)
+	lm, err := s.get(ctx, r.Set)
 	if err != nil {
 		return nil, err
 	}

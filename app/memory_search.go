@@ -41,7 +41,7 @@ type MemoryHits struct {
 // Search searches one memory in the workspace index.
 func (s *Memory) Search(ctx context.Context, r MemorySearch) (*MemoryHits, error) {
 	s.app.called("Memory.Search", r)
-	lm, err := s.get(r.Set)
+	lm, err := s.get(ctx, r.Set)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"ctxscope/engine/memory/memstore"
 	"ctxscope/engine/store"
 )
 
@@ -29,7 +30,7 @@ type locomoTurn struct {
 // locomoPassages reads the first n conversations of LoCoMo (all when n <=
 // 0) as memory passages, one per dialogue turn, by sample id. Image turns
 // get their caption in front, as MemWeaver writes them.
-func locomoPassages(t testing.TB, n int) (ids []string, bySample map[string][]store.Passage) {
+func locomoPassages(t testing.TB, n int) (ids []string, bySample map[string][]memstore.Passage) {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(sharedData, "locomo/locomo10.json"))
 	if err != nil {
@@ -42,7 +43,7 @@ func locomoPassages(t testing.TB, n int) (ids []string, bySample map[string][]st
 	if n > 0 && n < len(samples) {
 		samples = samples[:n]
 	}
-	bySample = map[string][]store.Passage{}
+	bySample = map[string][]memstore.Passage{}
 	for _, s := range samples {
 		ids = append(ids, s.SampleID)
 		bySample[s.SampleID] = samplePassages(t, s)
@@ -50,7 +51,7 @@ func locomoPassages(t testing.TB, n int) (ids []string, bySample map[string][]st
 	return ids, bySample
 }
 
-func samplePassages(t testing.TB, s locomoSample) []store.Passage {
+func samplePassages(t testing.TB, s locomoSample) []memstore.Passage {
 	var sessions []int
 	for k := range s.Conversation {
 		if num, ok := strings.CutPrefix(k, "session_"); ok && !strings.Contains(num, "_") {
@@ -60,7 +61,7 @@ func samplePassages(t testing.TB, s locomoSample) []store.Passage {
 		}
 	}
 	sort.Ints(sessions)
-	var out []store.Passage
+	var out []memstore.Passage
 	for _, i := range sessions {
 		var turns []locomoTurn
 		var when string
@@ -74,7 +75,7 @@ func samplePassages(t testing.TB, s locomoSample) []store.Passage {
 			if tu.BlipCaption != "" {
 				text = "[Image: " + tu.BlipCaption + "] " + text
 			}
-			out = append(out, store.Passage{ID: tu.DiaID, Text: text, Speaker: tu.Speaker, Timestamp: when, QAID: tu.DiaID, Session: strconv.Itoa(i)})
+			out = append(out, memstore.Passage{ID: tu.DiaID, Text: text, Speaker: tu.Speaker, Timestamp: when, QAID: tu.DiaID, Session: strconv.Itoa(i)})
 		}
 	}
 	return out
@@ -82,15 +83,15 @@ func samplePassages(t testing.TB, s locomoSample) []store.Passage {
 
 // putLocomo stores LoCoMo conversations as memory sets named after their
 // sample ids, with the given suffix.
-func putLocomo(t testing.TB, st *store.Store, ids []string, bySample map[string][]store.Passage, suffix string) {
+func putLocomo(t testing.TB, st *store.Store, ids []string, bySample map[string][]memstore.Passage, suffix string) {
 	t.Helper()
 	ctx := context.Background()
 	for _, id := range ids {
 		name := id + suffix
-		if err := st.EnsureMemorySet(ctx, name, "locomo"); err != nil {
+		if err := memstore.TablesOf(st).Ensure(ctx, name, "locomo"); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.PutPassages(ctx, name, bySample[id]); err != nil {
+		if err := memstore.TablesOf(st).PutPassages(ctx, name, bySample[id]); err != nil {
 			t.Fatal(err)
 		}
 	}

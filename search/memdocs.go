@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"ctxscope/engine/memory/memstore"
 	"ctxscope/engine/store"
 )
 
@@ -34,7 +35,7 @@ type turnInfo struct {
 	time             time.Time
 }
 
-func turnInfos(ps []store.Passage) map[string]turnInfo {
+func turnInfos(ps []memstore.Passage) map[string]turnInfo {
 	out := make(map[string]turnInfo, len(ps))
 	for _, p := range ps {
 		out[p.ID] = turnInfo{speaker: p.Speaker, session: p.Session, time: passageTime(p)}
@@ -43,7 +44,7 @@ func turnInfos(ps []store.Passage) map[string]turnInfo {
 }
 
 // passageTime is the passage's absolute time, else its stamp parsed.
-func passageTime(p store.Passage) time.Time {
+func passageTime(p memstore.Passage) time.Time {
 	if t, err := time.Parse(time.RFC3339Nano, p.Time); err == nil {
 		return t
 	}
@@ -51,7 +52,7 @@ func passageTime(p store.Passage) time.Time {
 }
 
 // PassageDocs returns the documents of a memory set's passages.
-func PassageDocs(set string, ps []store.Passage) []Doc {
+func PassageDocs(set string, ps []memstore.Passage) []Doc {
 	out := make([]Doc, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, Doc{ID: "mem:" + set + "#p/" + p.ID, Kind: KindPassage, Set: set, Entry: p.ID, Speaker: p.Speaker,
@@ -65,7 +66,7 @@ func PassageDocs(set string, ps []store.Passage) []Doc {
 // triple's speaker, session and time are those of the passage it was read
 // from (turns maps passage ids to them); a triple from a session review
 // has its session only.
-func TripleDocs(set string, rs []store.Relation, names map[string]string, turns map[string]turnInfo) []Doc {
+func TripleDocs(set string, rs []memstore.Relation, names map[string]string, turns map[string]turnInfo) []Doc {
 	out := make([]Doc, 0, len(rs))
 	for _, r := range rs {
 		parts := []string{nameOr(names, r.Source), r.Type, nameOr(names, r.Target)}
@@ -93,7 +94,7 @@ func nameOr(names map[string]string, id string) string {
 
 // ExperienceDocs returns the documents of a memory set's experience items.
 // An item's speaker, session and time are those of its first source turn.
-func ExperienceDocs(set string, xs []store.Experience, turns map[string]turnInfo) []Doc {
+func ExperienceDocs(set string, xs []memstore.Experience, turns map[string]turnInfo) []Doc {
 	out := make([]Doc, 0, len(xs))
 	for _, x := range xs {
 		d := Doc{ID: "mem:" + set + "#x/" + x.ID, Kind: KindExperience, Set: set, Entry: x.ID, Text: x.Content}
@@ -109,11 +110,12 @@ func ExperienceDocs(set string, xs []store.Experience, turns map[string]turnInfo
 
 // memoryDocs reads every searchable item of a memory set.
 func memoryDocs(ctx context.Context, st *store.Store, set string) ([]Doc, error) {
-	ps, err := st.Passages(ctx, set)
+	tables := memstore.TablesOf(st)
+	ps, err := tables.Passages(ctx, set)
 	if err != nil {
 		return nil, err
 	}
-	es, err := st.Entities(ctx, set)
+	es, err := tables.Entities(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -121,11 +123,11 @@ func memoryDocs(ctx context.Context, st *store.Store, set string) ([]Doc, error)
 	for _, e := range es {
 		names[e.ID] = e.Name
 	}
-	rs, err := st.Relations(ctx, set, "")
+	rs, err := tables.Relations(ctx, set, "")
 	if err != nil {
 		return nil, err
 	}
-	xs, err := st.Experiences(ctx, set)
+	xs, err := tables.Experiences(ctx, set)
 	if err != nil {
 		return nil, err
 	}

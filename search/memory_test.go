@@ -25,7 +25,7 @@ func TestMemoryKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := newWorkspace(t)
-	if err := memstore.New(w.st).Save(m); err != nil {
+	if err := memstore.New(w.st).Save(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
 	mustSync(t, w)
@@ -83,7 +83,7 @@ func TestMemoryKinds(t *testing.T) {
 	if got := count("time", "session 1"); got < wantSession1 || count("time", "later") == 0 {
 		t.Errorf("time facet %+v", res.Facets["time"])
 	}
-	if err := memstore.New(w.st).Delete(c.ID); err != nil {
+	if err := memstore.New(w.st).Delete(context.Background(), c.ID); err != nil {
 		t.Fatal(err)
 	}
 	mustSync(t, w)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"ctxscope/engine/store"
+	"ctxscope/engine/memory/memstore"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected totals and facets in testdata/*/queries.json")
@@ -18,11 +18,11 @@ var update = flag.Bool("update", false, "rewrite the expected totals and facets 
 // to the shared data directory), the first LoCoMo conversations as memory
 // sets, and memory items written here.
 type corpus struct {
-	Files       []string           `json:"files"`
-	Locomo      int                `json:"locomo"`
-	Relations   []store.Relation   `json:"relations"`
-	Entities    []store.Entity     `json:"entities"`
-	Experiences []store.Experience `json:"experiences"`
+	Files       []string              `json:"files"`
+	Locomo      int                   `json:"locomo"`
+	Relations   []memstore.Relation   `json:"relations"`
+	Entities    []memstore.Entity     `json:"entities"`
+	Experiences []memstore.Experience `json:"experiences"`
 }
 
 // queryCase is one search and what it must find. Total and Facets are
@@ -197,11 +197,11 @@ func loadCorpusMemory(t *testing.T, w *workspace, c corpus) {
 		putLocomo(t, w.st, ids, by, "")
 	}
 	if len(c.Relations)+len(c.Entities)+len(c.Experiences) > 0 {
-		if err := w.st.EnsureMemorySet(ctx, "graph", "test"); err != nil {
+		if err := memstore.TablesOf(w.st).Ensure(ctx, "graph", "test"); err != nil {
 			t.Fatal(err)
 		}
-		for _, err := range []error{w.st.PutEntities(ctx, "graph", c.Entities), w.st.PutRelations(ctx, "graph", c.Relations),
-			w.st.PutExperiences(ctx, "graph", c.Experiences)} {
+		for _, err := range []error{memstore.TablesOf(w.st).PutEntities(ctx, "graph", c.Entities), memstore.TablesOf(w.st).PutRelations(ctx, "graph", c.Relations),
+			memstore.TablesOf(w.st).PutExperiences(ctx, "graph", c.Experiences)} {
 			if err != nil {
 				t.Fatal(err)
 			}

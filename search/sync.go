@@ -8,6 +8,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"ctxscope/engine/memory/memstore"
 	"ctxscope/engine/store"
 )
 
@@ -219,7 +220,7 @@ func (s sessionState) clone() sessionState {
 }
 
 func (x *Index) syncSets(ctx context.Context, st *store.Store, stats *SyncStats) error {
-	sets, err := st.MemorySets(ctx)
+	sets, err := memstore.TablesOf(st).Sets(ctx)
 	if err != nil {
 		return err
 	}

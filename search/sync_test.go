@@ -15,6 +15,7 @@ import (
 
 	"ctxscope/engine/ingest/otlp"
 	"ctxscope/engine/ingest/otlp/otlptest"
+	"ctxscope/engine/memory/memstore"
 	"ctxscope/engine/store"
 )
 
@@ -116,10 +117,10 @@ func TestSyncFollowsDeletesAndRewrites(t *testing.T) {
 	if st := mustSync(t, w); st.Deleted != small {
 		t.Fatalf("delete removed %d documents, want %d", st.Deleted, small)
 	}
-	w.st.EnsureMemorySet(ctx, "m", "test")
-	w.st.PutPassages(ctx, "m", []store.Passage{{ID: "p1", Text: "a passage about lighthouses"}})
+	memstore.TablesOf(w.st).Ensure(ctx, "m", "test")
+	memstore.TablesOf(w.st).PutPassages(ctx, "m", []memstore.Passage{{ID: "p1", Text: "a passage about lighthouses"}})
 	mustSync(t, w)
-	w.st.DeleteMemorySet(ctx, "m")
+	memstore.TablesOf(w.st).Delete(ctx, "m")
 	if st := mustSync(t, w); st.Deleted != 1 {
 		t.Fatalf("deleting a memory set removed %d documents, want 1", st.Deleted)
 	}

@@ -218,7 +218,7 @@ func evalMemories(env *Env, source, path, kgDir string, convs []*locomo.Conversa
 			m.From = memory.Origin{Kind: "locomo", Path: mustAbs(path), Sample: i}
 			out = append(out, m)
 		case "built":
-			m, err := ws.LoadMemory(c.ID)
+			m, err := ws.LoadMemory(context.Background(), c.ID)
 			if err != nil {
 				start := time.Now()
 				if m, err = offlineBuilder(emb, false).Build(context.Background(), c.ID, c.Passages()); err != nil {

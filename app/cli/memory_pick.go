@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strings"
@@ -32,7 +33,7 @@ func (mf memoryFlags) load(env *Env) (*memory.Memory, error) {
 	defer ws.Close()
 	id := *mf.name
 	if id == "" {
-		ids, err := ws.Memories().List()
+		ids, err := ws.Memories().List(context.Background())
 		if err != nil {
 			return nil, err
 		}
@@ -47,5 +48,5 @@ func (mf memoryFlags) load(env *Env) (*memory.Memory, error) {
 		}
 		id = built[*mf.sample]
 	}
-	return ws.LoadMemory(id)
+	return ws.LoadMemory(context.Background(), id)
 }

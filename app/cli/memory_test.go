@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -213,7 +214,7 @@ func readMemory(t *testing.T, ws, id string) (*memory.Memory, error) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	return w.LoadMemory(id)
+	return w.LoadMemory(context.Background(), id)
 }
 
 func listMemories(t *testing.T, ws string) []string {
@@ -223,7 +224,7 @@ func listMemories(t *testing.T, ws string) []string {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	ids, err := w.Memories().List()
+	ids, err := w.Memories().List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

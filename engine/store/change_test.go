@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
 )
@@ -19,8 +20,15 @@ func TestChangeFeed(t *testing.T) {
 	path := filepath.Join(sharedData, "sessions/pi/agent-sessions__pi-v3-small.jsonl")
 	key := mustImport(t, s, path).Sessions[0].Key
 	mustImport(t, s, path) // unchanged: no change
-	if err := s.EnsureMemorySet(ctx, "m", "session"); err != nil {
-		t.Fatal(err)
+	// Writes through the seam the memory tables use: one that changed
+	// something, and one that did not (no change).
+	for _, changed := range []bool{true, false} {
+		if err := s.Write(ctx, ChangeMemory, func(tx *sql.Tx) (bool, error) {
+			_, err := tx.Exec(`INSERT INTO memory_sets (name, kind, created_at) VALUES (?,?,?) ON CONFLICT DO NOTHING`, "m", "session", "")
+			return changed, err
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, err := s.PutAnnotation(ctx, Annotation{Scope: "m", Question: "q", Item: "i", Annotator: "a"}); err != nil {
 		t.Fatal(err)

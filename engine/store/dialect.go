@@ -26,9 +26,6 @@ type dialect interface {
 	// database); setSchemaVersion records v as it.
 	schemaVersion(tx *sql.Tx) (int, error)
 	setSchemaVersion(tx *sql.Tx, v int) error
-	// aliasesJSON is an SQL expression: the JSON array of the aliases of
-	// the entity whose row is e.
-	aliasesJSON() string
 	// checkpoint makes the stored data compact where the engine needs it
 	// (SQLite's write-ahead log); integrityCheck returns "ok" for a sound
 	// database or what is wrong.
@@ -60,10 +57,6 @@ func (sqliteDialect) schemaVersion(tx *sql.Tx) (v int, err error) {
 func (sqliteDialect) setSchemaVersion(tx *sql.Tx, v int) error {
 	_, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", v))
 	return err
-}
-
-func (sqliteDialect) aliasesJSON() string {
-	return `COALESCE((SELECT json_group_array(n.name ORDER BY n.name) FROM entity_names n WHERE n.entity_id = e.id AND n.alias <> 0), '[]')`
 }
 
 func (sqliteDialect) checkpoint(db *sql.DB) error {

@@ -21,8 +21,10 @@
 //   - the source files they came from, with the size and SHA-256 of the
 //     bytes consumed, so that re-importing a file is a no-op and a file
 //     that grew is imported incrementally;
-//   - memory layers (passages, entities, relations, clusters,
-//     experiences), annotations and settings.
+//   - the tables of memory layers (passages, entities, relations,
+//     clusters, experiences), which engine/memory/memstore reads and
+//     writes through [Store.Write] and [Store.Reader];
+//   - annotations and settings.
 //
 // # Concurrency and durability
 //

@@ -10,8 +10,8 @@ import (
 	"ctxscope/engine/session"
 )
 
-// ErrNotFound is returned when a session, memory set or other named item
-// is not in the workspace.
+// ErrNotFound is returned when a session or other named item is not in
+// the workspace.
 var ErrNotFound = errors.New("store: not found")
 
 // Load reads the session stored under key back into the normalized model.

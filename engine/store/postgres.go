@@ -179,10 +179,6 @@ func (postgresDialect) setSchemaVersion(tx *sql.Tx, v int) error {
 	return err
 }
 
-func (postgresDialect) aliasesJSON() string {
-	return `COALESCE((SELECT json_agg(n.name ORDER BY n.name)::text FROM entity_names n WHERE n.entity_id = e.id AND n.alias <> 0), '[]')`
-}
-
 func (postgresDialect) size(s *Store) (n int64, err error) {
 	err = s.read.QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n)
 	return n, err

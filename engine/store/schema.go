@@ -180,6 +180,8 @@ DROP TABLE replay_runs;
 // passages, entities with a lower-cased name index (names and aliases,
 // first writer wins), relations with time, condition, provenance and
 // origin, passage-contains-entity links, clusters and experience items.
+// engine/memory/memstore reads and writes them; their schema is here, in
+// the workspace's one migration history.
 const schemaMemory = `
 CREATE TABLE memory_sets (
 	id INTEGER PRIMARY KEY,

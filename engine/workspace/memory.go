@@ -8,12 +8,12 @@ import (
 )
 
 // Memories returns the store of the workspace's memories.
-func (w *Workspace) Memories() *memstore.SQLite { return memstore.New(w.Store) }
+func (w *Workspace) Memories() *memstore.Memories { return memstore.New(w.Store) }
 
 // SaveMemory stores m as a memory set, replacing one with the same id,
 // and indexes its passages, triples and experience items.
 func (w *Workspace) SaveMemory(ctx context.Context, m *memory.Memory) error {
-	if err := w.Memories().Save(m); err != nil {
+	if err := w.Memories().Save(ctx, m); err != nil {
 		return err
 	}
 	_, err := w.Sync(ctx)
@@ -21,11 +21,13 @@ func (w *Workspace) SaveMemory(ctx context.Context, m *memory.Memory) error {
 }
 
 // LoadMemory reads the memory with the given id.
-func (w *Workspace) LoadMemory(id string) (*memory.Memory, error) { return w.Memories().Load(id) }
+func (w *Workspace) LoadMemory(ctx context.Context, id string) (*memory.Memory, error) {
+	return w.Memories().Load(ctx, id)
+}
 
 // DeleteMemory removes a memory and its documents.
 func (w *Workspace) DeleteMemory(ctx context.Context, id string) error {
-	if err := w.Memories().Delete(id); err != nil {
+	if err := w.Memories().Delete(ctx, id); err != nil {
 		return err
 	}
 	_, err := w.Sync(ctx)

@@ -148,7 +148,7 @@ func TestMemoryIndexed(t *testing.T) {
 	if res, err := w.Index.Search(search.Request{Set: m.ID}); err != nil || res.Total == 0 {
 		t.Fatalf("the saved memory has %d documents (%v)", res.Total, err)
 	}
-	if got, err := w.LoadMemory(m.ID); err != nil || len(got.Passages) != len(m.Passages) {
+	if got, err := w.LoadMemory(context.Background(), m.ID); err != nil || len(got.Passages) != len(m.Passages) {
 		t.Fatalf("load: %v", err)
 	}
 	if err := w.DeleteMemory(ctx, m.ID); err != nil {

@@ -14,7 +14,6 @@ import (
 	"ctxscope/engine/memory/cluster"
 	"ctxscope/engine/memory/kg"
 	"ctxscope/engine/memory/temporal"
-	wstore "ctxscope/engine/store"
 )
 
 // formatVersion is the version of the metadata layout below.
@@ -54,8 +53,8 @@ type clusterMeta struct {
 	Center  string   `json:"center,omitempty"` // float32s, base64
 }
 
-func encode(m *memory.Memory) (wstore.MemoryData, error) {
-	var d wstore.MemoryData
+func encode(m *memory.Memory) (MemoryData, error) {
+	var d MemoryData
 	meta := setMeta{Version: formatVersion, Speakers: m.Speakers, Source: m.Source, From: m.From, Common: floats(m.Common)}
 	if m.Experience != nil {
 		meta.Pending, meta.Routes = m.Experience.Pending, m.Experience.Routes
@@ -72,11 +71,11 @@ func encode(m *memory.Memory) (wstore.MemoryData, error) {
 	stamps := map[string]string{}
 	for _, p := range m.Passages {
 		stamps[p.ID] = p.Stamp
-		d.Passages = append(d.Passages, wstore.Passage{ID: p.ID, Text: p.Text, Speaker: p.Speaker, Timestamp: p.Stamp,
+		d.Passages = append(d.Passages, Passage{ID: p.ID, Text: p.Text, Speaker: p.Speaker, Timestamp: p.Stamp,
 			QAID: p.ID, Session: session(p.Session), Time: timeText(p.Time)})
 	}
 	for _, e := range snap.Entities {
-		d.Entities = append(d.Entities, wstore.Entity{ID: e.ID, Name: e.Name, Source: string(e.Origin), Aliases: e.Aliases,
+		d.Entities = append(d.Entities, Entity{ID: e.ID, Name: e.Name, Source: string(e.Origin), Aliases: e.Aliases,
 			Metadata: mustJSON(entityMeta{Aliases: e.Aliases, Type: e.Type})})
 	}
 	for _, r := range snap.Relations {
@@ -89,15 +88,15 @@ func encode(m *memory.Memory) (wstore.MemoryData, error) {
 	sort.Strings(ps)
 	for _, p := range ps {
 		for i, e := range snap.Contains[p] {
-			d.Contains = append(d.Contains, wstore.Contains{Passage: p, Entity: e, Timestamp: stamps[p], Position: i})
+			d.Contains = append(d.Contains, Contains{Passage: p, Entity: e, Timestamp: stamps[p], Position: i})
 		}
 	}
 	if m.Experience != nil {
 		for _, c := range m.Experience.Clusters {
-			d.Clusters = append(d.Clusters, wstore.Cluster{ID: c.ID, CenterText: c.CenterText, CenterIDs: []string{},
+			d.Clusters = append(d.Clusters, Cluster{ID: c.ID, CenterText: c.CenterText, CenterIDs: []string{},
 				Metadata: mustJSON(clusterMeta{Label: c.Label, Members: c.Members, Buffer: c.Buffer, Center: floats(c.Center)})})
 			for _, it := range c.Items {
-				d.Experiences = append(d.Experiences, wstore.Experience{ID: it.ID, Cluster: c.ID, Type: string(it.Type),
+				d.Experiences = append(d.Experiences, Experience{ID: it.ID, Cluster: c.ID, Type: string(it.Type),
 					Content: it.Content, SourceQAIDs: it.Sources, Metadata: []byte("{}")})
 			}
 		}
@@ -105,8 +104,8 @@ func encode(m *memory.Memory) (wstore.MemoryData, error) {
 	return d, nil
 }
 
-func relation(r kg.Relation) wstore.Relation {
-	out := wstore.Relation{ID: r.ID, Source: r.Subject, Target: r.Object, Type: r.Predicate, Time: r.TimeString(),
+func relation(r kg.Relation) Relation {
+	out := Relation{ID: r.ID, Source: r.Subject, Target: r.Object, Type: r.Predicate, Time: r.TimeString(),
 		Condition: r.Condition, Session: session(r.Session), Origin: string(r.Origin)}
 	var meta relationMeta
 	if !r.Time.IsZero() {
@@ -124,7 +123,7 @@ func relation(r kg.Relation) wstore.Relation {
 	return out
 }
 
-func decode(id string, d wstore.MemoryData) (*memory.Memory, error) {
+func decode(id string, d MemoryData) (*memory.Memory, error) {
 	var meta setMeta
 	if err := json.Unmarshal(d.Metadata, &meta); err != nil {
 		return nil, fmt.Errorf("set metadata: %w", err)
@@ -171,7 +170,7 @@ func decode(id string, d wstore.MemoryData) (*memory.Memory, error) {
 	return m, nil
 }
 
-func passage(p wstore.Passage) (memory.Passage, error) {
+func passage(p Passage) (memory.Passage, error) {
 	out := memory.Passage{ID: p.ID, Speaker: p.Speaker, Text: p.Text, Stamp: p.Timestamp}
 	if p.Session != "" {
 		n, err := strconv.Atoi(p.Session)
@@ -190,7 +189,7 @@ func passage(p wstore.Passage) (memory.Passage, error) {
 	return out, nil
 }
 
-func unrelation(r wstore.Relation) (kg.Relation, error) {
+func unrelation(r Relation) (kg.Relation, error) {
 	var meta relationMeta
 	if err := json.Unmarshal(r.Metadata, &meta); err != nil {
 		return kg.Relation{}, fmt.Errorf("relation %s: %w", r.ID, err)
@@ -213,7 +212,7 @@ func unrelation(r wstore.Relation) (kg.Relation, error) {
 	return out, nil
 }
 
-func layer(l *cluster.Layer, d wstore.MemoryData, meta setMeta) error {
+func layer(l *cluster.Layer, d MemoryData, meta setMeta) error {
 	l.Pending, l.Routes = meta.Pending, meta.Routes
 	byID := map[string]*cluster.Cluster{}
 	for _, c := range d.Clusters {

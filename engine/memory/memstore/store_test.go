@@ -15,7 +15,6 @@ import (
 	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/mwimport"
-	wstore "ctxscope/engine/store"
 )
 
 const data = "../../../testdata/shared"
@@ -33,16 +32,6 @@ func conversations(t *testing.T) []*locomo.Conversation {
 		t.Fatal(convsErr)
 	}
 	return convs
-}
-
-func openWorkspace(t *testing.T) *wstore.Store {
-	t.Helper()
-	ws, err := wstore.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	return ws
 }
 
 // built returns the offline memory of conversation 1 with its experience
@@ -93,26 +82,27 @@ func TestRoundTrip(t *testing.T) {
 	if len(m.Experience.Clusters) == 0 || len(m.Experience.Routes) == 0 || m.Stats().Merges == 0 {
 		t.Fatalf("the test memory should exercise every layer: %+v, %d routes", m.Stats(), len(m.Experience.Routes))
 	}
+	ctx := context.Background()
 	ws := openWorkspace(t)
 	st := New(ws)
-	if err := st.Save(m); err != nil {
+	if err := st.Save(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.Load(m.ID)
+	got, err := st.Load(ctx, m.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	same(t, got, m)
-	if ids, _ := st.List(); !reflect.DeepEqual(ids, []string{m.ID}) {
+	if ids, _ := st.List(ctx); !reflect.DeepEqual(ids, []string{m.ID}) {
 		t.Errorf("list %v", ids)
 	}
 
 	// The workspace's own view of the set: names resolve, passages keep
 	// their dialogue ids and times.
-	if _, err := ws.ResolveEntity(context.Background(), m.ID, m.Speakers[0]); err != nil {
+	if _, err := TablesOf(ws).ResolveEntity(ctx, m.ID, m.Speakers[0]); err != nil {
 		t.Errorf("resolve speaker: %v", err)
 	}
-	ps, _ := ws.Passages(context.Background(), m.ID)
+	ps, _ := TablesOf(ws).Passages(ctx, m.ID)
 	if len(ps) != len(m.Passages) || ps[0].QAID != "D1:1" || ps[0].Time == "" {
 		t.Errorf("stored passages: %d, first %+v", len(ps), ps[0])
 	}
@@ -124,10 +114,10 @@ func TestRoundTrip(t *testing.T) {
 	if err := got.Graph.Undo(last.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Save(got); err != nil {
+	if err := st.Save(ctx, got); err != nil {
 		t.Fatal(err)
 	}
-	again, err := st.Load(m.ID)
+	again, err := st.Load(ctx, m.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,16 +125,16 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("undo did not survive a save: entity %s back? merges %d", last.Drop.ID, again.Stats().Merges)
 	}
 
-	if err := st.Delete(m.ID); err != nil {
+	if err := st.Delete(ctx, m.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Load(m.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := st.Load(ctx, m.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("load after delete: %v", err)
 	}
-	if err := st.Delete(m.ID); !errors.Is(err, ErrNotFound) {
+	if err := st.Delete(ctx, m.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("delete twice: %v", err)
 	}
-	if err := st.Save(&memory.Memory{}); err == nil {
+	if err := st.Save(ctx, &memory.Memory{}); err == nil {
 		t.Error("saved a memory without an id")
 	}
 }
@@ -160,11 +150,12 @@ func TestRoundTripImported(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.ID, m.From = "imported-"+c.ID, memory.Origin{Kind: "memweaver", Path: dir}
+	ctx := context.Background()
 	st := New(openWorkspace(t))
-	if err := st.Save(m); err != nil {
+	if err := st.Save(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.Load(m.ID)
+	got, err := st.Load(ctx, m.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

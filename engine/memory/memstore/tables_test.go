@@ -1,4 +1,4 @@
-package store
+package memstore
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 )
 
 func TestMemoryLayers(t *testing.T) {
-	s := openTemp(t)
+	s := TablesOf(openWorkspace(t))
 	ctx := context.Background()
 	if err := s.PutPassages(ctx, "conv-26", []Passage{{ID: "p"}}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("put into a missing set: %v", err)
 	}
-	if err := s.EnsureMemorySet(ctx, "conv-26", "locomo"); err != nil {
+	if err := s.Ensure(ctx, "conv-26", "locomo"); err != nil {
 		t.Fatal(err)
 	}
 	passages := []Passage{
@@ -73,10 +73,10 @@ func TestMemoryLayers(t *testing.T) {
 	if e, _ := s.ResolveEntity(ctx, "conv-26", "caro"); e.ID != "e1" {
 		t.Errorf("alias caro resolves to %q, want the first writer e1", e.ID)
 	}
-	if _, err := s.ResolveEntity(ctx, "conv-26", "Melanie"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.ResolveEntity(ctx, "conv-26", "Melanie"); !errors.Is(err, ErrNoEntity) {
 		t.Errorf("unknown entity: %v", err)
 	}
-	sets, err := s.MemorySets(ctx)
+	sets, err := s.Sets(ctx)
 	if err != nil || len(sets) != 1 || sets[0].Revision != 7 {
 		t.Fatalf("sets %+v %v: want one set at revision 7 after six writes", sets, err)
 	}
@@ -85,12 +85,64 @@ func TestMemoryLayers(t *testing.T) {
 	if gp, _ := s.Passages(ctx, "conv-26"); len(gp) != 2 || gp[1].Text != "edited" {
 		t.Errorf("upsert: %+v", gp)
 	}
-	if err := s.DeleteMemorySet(ctx, "conv-26"); err != nil {
+	if err := s.Delete(ctx, "conv-26"); err != nil {
 		t.Fatal(err)
 	}
-	for table, n := range rowCounts(t, s) {
-		if n != 0 && table != "changes" {
+	for table, n := range memoryRows(t, s.ws) {
+		if n != 0 {
 			t.Errorf("%s keeps %d rows after the set was deleted", table, n)
 		}
+	}
+}
+
+func TestReplaceMemorySet(t *testing.T) {
+	s := TablesOf(openWorkspace(t))
+	ctx := context.Background()
+	first := MemoryData{
+		Metadata: []byte(`{"speakers":["Caroline"]}`),
+		Passages: []Passage{{ID: "D1:1", Text: "hi", Speaker: "Caroline", Session: "1", Time: "2023-05-08T13:56:00Z"}},
+		Entities: []Entity{{ID: "e1", Name: "Caroline", Source: "extracted", Aliases: []string{}, Metadata: []byte(`{}`)}},
+		Contains: []Contains{{Passage: "D1:1", Entity: "e1", Position: 0}},
+	}
+	if err := s.Replace(ctx, "conv-26", "locomo", first); err != nil {
+		t.Fatal(err)
+	}
+	second := MemoryData{
+		Metadata: []byte(`{"speakers":["Melanie"]}`),
+		Passages: []Passage{{ID: "D1:2", Text: "hello", Speaker: "Melanie", Session: "1"}},
+		Entities: []Entity{
+			{ID: "e2", Name: "Melanie", Source: "extracted", Aliases: []string{}, Metadata: []byte(`{}`)},
+			{ID: "e3", Name: "pottery", Source: "reviewed", Aliases: []string{}, Metadata: []byte(`{}`)},
+		},
+		Relations: []Relation{{ID: "r1", Source: "e2", Target: "e3", Type: "likes", Session: "1", QAID: "D1:2", PassageID: "D1:2", Origin: "extracted", Metadata: []byte(`{}`)}},
+		// Positions, not entity ids, order a passage's links.
+		Contains:    []Contains{{Passage: "D1:2", Entity: "e3", Position: 0}, {Passage: "D1:2", Entity: "e2", Position: 1}},
+		Clusters:    []Cluster{{ID: "c1", CenterText: "pottery", CenterIDs: []string{}, Metadata: []byte(`{}`)}},
+		Experiences: []Experience{{ID: "c1.x1", Cluster: "c1", Type: "preference", Content: "Melanie likes pottery", SourceQAIDs: []string{"D1:2"}, Metadata: []byte(`{}`)}},
+	}
+	if err := s.Replace(ctx, "conv-26", "locomo", second); err != nil {
+		t.Fatal(err)
+	}
+	set, got, err := s.Read(ctx, "conv-26")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Revision != 3 || set.Kind != "locomo" {
+		t.Errorf("set %+v: want revision 3 (created at 1, two replaces)", set)
+	}
+	if !reflect.DeepEqual(got, second) {
+		t.Errorf("read back:\n got  %+v\n want %+v", got, second)
+	}
+	if _, err := s.ResolveEntity(ctx, "conv-26", "Caroline"); !errors.Is(err, ErrNoEntity) {
+		t.Errorf("the replaced set still resolves Caroline: %v", err)
+	}
+	if rev, err := s.Revision(ctx, "conv-26"); err != nil || rev != 3 {
+		t.Errorf("revision %d, %v", rev, err)
+	}
+	if _, _, err := s.Read(ctx, "none"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown set: %v", err)
+	}
+	if err := s.Replace(ctx, " ", "x", MemoryData{}); err == nil {
+		t.Error("an empty name was accepted")
 	}
 }

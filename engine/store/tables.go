@@ -1,0 +1,33 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// A package that owns tables of its own in the workspace (the memory's,
+// engine/memory/memstore) reads and writes them through the two methods
+// below, so that its writes queue with every other writer, reach every
+// process in the change feed, and run on either engine. Its queries are
+// written, as the store's are, in the SQL that SQLite and PostgreSQL
+// share, with ? placeholders; its tables are created by the store's
+// migrations, because a workspace's schema has one version.
+
+// Write runs fn in the workspace's write transaction (on PostgreSQL, under
+// the workspace's write lock) and commits when fn returns nil. When fn
+// reports that it changed something, a change of kind is recorded in the
+// feed in the same transaction, so that other processes see the change
+// exactly when they see the write.
+func (s *Store) Write(ctx context.Context, kind ChangeKind, fn func(tx *sql.Tx) (changed bool, err error)) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		changed, err := fn(tx)
+		if err != nil || !changed {
+			return err
+		}
+		return recordChange(tx, kind)
+	})
+}
+
+// Reader returns the workspace's query-only connections, which read what
+// the last committed write left.
+func (s *Store) Reader() *sql.DB { return s.read }

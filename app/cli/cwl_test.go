@@ -79,7 +79,7 @@ func TestCWLFilterErrors(t *testing.T) {
 		{[]string{"cwl", "filter", "--budget", "1e", bad}, 2, "invalid budget"},
 		{[]string{"cwl", "filter"}, 2, "exactly one"},
 		{[]string{"cwl"}, 2, "subcommand"},
-		{[]string{"replay", bad}, 2, "--budget is required"},
+		{[]string{"replay", bad, "--budget", "1e"}, 2, "invalid budget"},
 	}
 	for _, tc := range tests {
 		code, _, stderr := run(t, tc.args...)

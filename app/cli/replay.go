@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -9,9 +10,9 @@ import (
 	"text/tabwriter"
 
 	"ctxscope/engine/cwl"
+	"ctxscope/engine/debug"
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/inputfile"
-	"ctxscope/engine/pricing"
 	"ctxscope/engine/recall"
 	"ctxscope/engine/session"
 	"ctxscope/engine/tokens"
@@ -19,7 +20,7 @@ import (
 
 var replayCommand = command{
 	name:    "replay",
-	args:    "FILE --budget N [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer auto|calibrated|estimate|o200k|cl100k] [--episodes auto|declared|inferred] [--thread ID] [--json] [--detail] [--memory B]",
+	args:    "FILE [--budget N] [--policy paper|pi-cwl|none|truncate|compact] [--tokenizer auto|calibrated|estimate|o200k|cl100k] [--episodes auto|declared|inferred] [--thread ID] [--json] [--detail] [--memory B]",
 	summary: "replay CWL eviction over every LLM request of a session",
 	run:     runReplay,
 }
@@ -46,77 +47,68 @@ func addReplayFlags(fs interface {
 	}
 }
 
-// prepare reads FILE and builds a replayer over its main thread, or the
-// thread --thread names.
-func (f replayFlags) prepare(path string) (*cwl.Replayer, *session.Session, cwl.RunOptions, error) {
-	var o cwl.RunOptions
-	name := *f.tokenizer
-	calibrate := name == "calibrated" || name == "auto"
-	if calibrate {
-		name = "estimate"
+// prepare reads FILE and prepares the replay of its main thread, or of
+// the thread --thread names, as the debugger does: engine/debug resolves
+// what the flags leave to it (the counter, the episode mode and, when p
+// has none, the budget). p's policy and budget are the caller's.
+func (f replayFlags) prepare(ctx context.Context, path string, p debug.Params) (*debug.Replay, debug.Params, *session.Session, error) {
+	p.Counter, p.Episodes = *f.tokenizer, *f.episodes
+	if p.Counter == "auto" {
+		p.Counter = ""
 	}
-	counter, err := tokens.ByName(name)
+	if p.Episodes == "auto" {
+		p.Episodes = ""
+	}
+	if p.Counter != "" && p.Counter != debug.CounterCalibrated {
+		if _, err := tokens.ByName(p.Counter); err != nil {
+			return nil, p, nil, usageError("%v (or calibrated, auto)", err)
+		}
+	}
+	opts, err := f.options()
 	if err != nil {
-		return nil, nil, o, usageError("%v (or calibrated, auto)", err)
+		return nil, p, nil, err
 	}
-	tools := cwl.DefaultClassifier()
+	s, err := ingest.ReadFile(path)
+	if err != nil {
+		return nil, p, nil, err
+	}
+	if p.Thread, err = pickThread(s, *f.thread); err != nil {
+		return nil, p, nil, err
+	}
+	declares := func() bool { return debug.DeclaresEpisodes(s, p.Thread) }
+	r, p, err := debug.Resolve(ctx, p, declares, func(ctx context.Context, p debug.Params) (*debug.Replay, error) {
+		return debug.NewWith(ctx, s, p, nil, opts)
+	})
+	if err != nil {
+		return nil, p, nil, usageError("%s: %v", path, err)
+	}
+	return r, p, s, nil
+}
+
+// options reads the flags the debugger's view does not offer: the tool
+// classes, a flat price table and the compact policy's sizes.
+func (f replayFlags) options() (debug.Options, error) {
+	o := debug.Options{Compact: cwl.CompactOptions{SummaryTokens: *f.summary, KeepRecent: *f.keepRecent}}
 	if *f.tools != "" {
 		raw, err := inputfile.ReadAll(*f.tools, 0)
 		if err != nil {
-			return nil, nil, o, err
+			return o, err
 		}
-		if err := tools.Override(raw); err != nil {
-			return nil, nil, o, fmt.Errorf("%s: %w", *f.tools, err)
+		o.Tools = cwl.DefaultClassifier()
+		if err := o.Tools.Override(raw); err != nil {
+			return o, fmt.Errorf("%s: %w", *f.tools, err)
 		}
 	}
 	if *f.prices != "" {
 		raw, err := inputfile.ReadAll(*f.prices, 0)
 		if err != nil {
-			return nil, nil, o, err
+			return o, err
 		}
 		if o.Prices, err = cwl.ParsePrices(raw); err != nil {
-			return nil, nil, o, fmt.Errorf("%s: %w", *f.prices, err)
+			return o, fmt.Errorf("%s: %w", *f.prices, err)
 		}
 	}
-	o.Compact = cwl.CompactOptions{SummaryTokens: *f.summary, KeepRecent: *f.keepRecent}
-	s, err := ingest.ReadFile(path)
-	if err != nil {
-		return nil, nil, o, err
-	}
-	t, err := pickThread(s, *f.thread)
-	if err != nil {
-		return nil, nil, o, err
-	}
-	mode := cwl.EpisodeMode(*f.episodes)
-	if *f.episodes == "auto" {
-		mode = cwl.Declared
-	}
-	reqs := session.BuildRequests(t)
-	ledger := tokens.NewLedger(counter)
-	r, err := cwl.Prepare(reqs, ledger, cwl.PrepareOptions{Episodes: mode, Tools: tools, File: path})
-	if err == nil && *f.episodes == "auto" && !r.HasEpisodes() {
-		r, err = cwl.Prepare(reqs, ledger, cwl.PrepareOptions{Episodes: cwl.Inferred, Tools: tools, File: path})
-	}
-	if err != nil {
-		return nil, nil, o, usageError("%v", err)
-	}
-	if calibrate {
-		scales, cal := r.Calibrate()
-		switch {
-		case cal.N > 0:
-			o.Calibration = scales
-		case *f.tokenizer == "calibrated":
-			return nil, nil, o, usageError("--tokenizer calibrated: %s records no provider usage to calibrate on; use estimate, o200k or cl100k", path)
-		}
-	}
-	if o.Prices == (cwl.Prices{}) {
-		catalog, err := pricing.Default()
-		if err != nil {
-			return nil, nil, o, err
-		}
-		o.RequestPrices, o.PriceSource = r.PricesFromCatalog(catalog), catalog.Source.String()
-	}
-	return r, s, o, nil
+	return o, nil
 }
 
 // warnDiagnostics prints what the importer reported about the file, so
@@ -134,7 +126,7 @@ func warnDiagnostics(w io.Writer, s *session.Session) {
 
 func runReplay(env *Env, args []string) error {
 	fs := newFlags("replay", env.Stderr)
-	budget := fs.String("budget", "", "token budget τ (20000 or 20k)")
+	budget := fs.String("budget", "", "token budget τ (20000 or 20k); without it, the debugger's: half the largest uncapped input")
 	policy := fs.String("policy", cwl.PolicyPaper, "policy: paper, pi-cwl, none, truncate or compact")
 	asJSON := fs.Bool("json", false, "print the whole timeline as JSON")
 	detail := fs.Bool("detail", false, "with --json, list the messages and blocks each eviction removed")
@@ -148,28 +140,38 @@ func runReplay(env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usageError("need exactly one FILE")
 	}
-	tau, err := parseBudget(*budget)
-	if err != nil {
-		return err
+	p := debug.Params{Policy: *policy}
+	if *budget != "" {
+		if p.Budget, err = parseBudget(*budget); err != nil {
+			return err
+		}
 	}
-	r, s, o, err := rf.prepare(pos[0])
+	r, p, s, err := rf.prepare(context.Background(), pos[0], p)
 	if err != nil {
 		return err
 	}
 	warnDiagnostics(env.Stderr, s)
-	o.Policy, o.Budget, o.Detail = *policy, tau, *detail
-	if *at >= 0 {
-		return printStep(env.Stdout, r, o, *at)
+	var t *cwl.Timeline
+	var sum cwl.ReplaySummary
+	var eps []*cwl.Episodes
+	var diags []session.Diagnostic
+	err = r.Use(p, func(rep *cwl.Replayer, o cwl.RunOptions) error {
+		if *at >= 0 {
+			return printStep(env.Stdout, rep, o, *at)
+		}
+		o.Detail = *detail
+		if t, err = rep.Run(o); err != nil {
+			return usageError("%v", err)
+		}
+		sum, eps, diags = rep.Summary(t), rep.ContextEpisodes(), rep.Diagnostics()
+		return nil
+	})
+	if err != nil || *at >= 0 {
+		return err
 	}
-	t, err := r.Run(o)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	sum := r.Summary(t)
 	var variant *recall.Variant
 	if *recallBudget > 0 {
-		th, _ := pickThread(s, *rf.thread)
-		if variant, err = memoryVariant(s, th, r, *rf.tokenizer, tau, *recallBudget); err != nil {
+		if variant, err = memoryVariant(s, r, p, *recallBudget); err != nil {
 			return usageError("--memory: %v", err)
 		}
 	}
@@ -182,9 +184,9 @@ func runReplay(env *Env, args []string) error {
 			Timeline    *cwl.Timeline        `json:"timeline"`
 			Memory      *recall.Variant      `json:"memory,omitempty"`
 			Diagnostics []session.Diagnostic `json:"diagnostics"`
-		}{pos[0], s.ID, sum, r.ContextEpisodes(), t, variant, nonNilDiags(r.Diagnostics())})
+		}{pos[0], s.ID, sum, eps, t, variant, nonNilDiags(diags)})
 	}
-	printReplay(env.Stdout, pos[0], sum, t, r.ContextEpisodes(), r.Diagnostics())
+	printReplay(env.Stdout, pos[0], sum, t, eps, diags)
 	if variant != nil {
 		printVariant(env.Stdout, variant)
 	}
@@ -198,14 +200,11 @@ func nonNilDiags(d []session.Diagnostic) []session.Diagnostic {
 	return d
 }
 
-// parseBudget reads a required budget in tokens.
+// parseBudget reads a budget in tokens.
 func parseBudget(s string) (int, error) {
-	if s == "" {
-		return 0, usageError("--budget is required")
-	}
 	l, err := cwl.ParseLimit(s)
 	if err != nil || l.Percent {
-		return 0, usageError("invalid --budget %q: want tokens such as 20000 or 20k", s)
+		return 0, usageError("invalid budget %q: want tokens such as 20000 or 20k", s)
 	}
 	return cwl.Threshold(0, l), nil
 }
@@ -282,23 +281,20 @@ func printStep(w io.Writer, r *cwl.Replayer, o cwl.RunOptions, k int) error {
 	}{v, d})
 }
 
-// pickThread returns the thread named by id or index, or the main thread
-// when want is empty.
-func pickThread(s *session.Session, want string) (*session.Thread, error) {
+// pickThread returns the index of the thread named by id or index, or of
+// the main thread when want is empty.
+func pickThread(s *session.Session, want string) (int, error) {
 	if len(s.Threads) == 0 {
-		return nil, fmt.Errorf("%s: the session has no messages", s.Source)
-	}
-	if want == "" {
-		return s.Main(), nil
+		return 0, fmt.Errorf("%s: the session has no messages", s.Source)
 	}
 	ids := make([]string, len(s.Threads))
 	for i, t := range s.Threads {
-		if t.ID == want || strconv.Itoa(i) == want {
-			return t, nil
+		if (want == "" && t == s.Main()) || t.ID == want || strconv.Itoa(i) == want {
+			return i, nil
 		}
 		ids[i] = fmt.Sprintf("%d=%s", i, t.ID)
 	}
-	return nil, usageError("no thread %q; the session has %s", want, strings.Join(ids, ", "))
+	return 0, usageError("no thread %q; the session has %s", want, strings.Join(ids, ", "))
 }
 
 // costLine says what a replay costs, priced with which models from where,

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
-	"ctxscope/engine/cwl"
 	"ctxscope/engine/debug"
 	"ctxscope/engine/memory/code"
 	"ctxscope/engine/recall"
@@ -16,27 +14,13 @@ import (
 )
 
 // memoryVariant reads the session's memory from its tool calls and
-// results and measures, under the paper policy at tau, what it recovers
-// at each look-back within b tokens, against BM25 over the evicted
-// passages, with the paper+memory variant beside it. The replay's
-// counter and episode mode are r's.
-func memoryVariant(s *session.Session, t *session.Thread, r *cwl.Replayer, tokenizer string, tau, b int) (*recall.Variant, error) {
-	thread := 0
-	for i, th := range s.Threads {
-		if th == t {
-			thread = i
-		}
-	}
-	counter := tokenizer
-	if counter == "auto" {
-		counter = ""
-	}
-	rep, err := debug.New(context.Background(), s, debug.Params{Thread: thread, Counter: counter, Episodes: string(r.Mode)}, nil)
-	if err != nil {
-		return nil, err
-	}
+// results and measures, under the paper policy at p's budget, what it
+// recovers at each look-back within b tokens, against BM25 over the
+// evicted passages, with the paper+memory variant beside it, on the
+// replay r prepared for the command.
+func memoryVariant(s *session.Session, r *debug.Replay, p debug.Params, b int) (*recall.Variant, error) {
 	mem := code.ReadSession(s.ID, s, nil)
-	return recall.Compare(mem, t, thread, rep, tau, recall.Options{Budget: b, Counter: tokens.Estimator{}, Index: lexical.Build})
+	return recall.Compare(mem, s.Threads[p.Thread], p.Thread, r, p.Budget, recall.Options{Budget: b, Counter: tokens.Estimator{}, Index: lexical.Build})
 }
 
 // printVariant prints what memory recovers at the replay's look-backs.

@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ctxscope/app"
+	"ctxscope/engine/cwl"
+	"ctxscope/engine/debug"
 )
 
 const sessions = shared + "sessions/"
@@ -161,4 +167,72 @@ func TestReplayTokenizerAuto(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "no provider usage to calibrate on") {
 		t.Errorf("exit %d, %q", code, stderr)
 	}
+}
+
+// TestReplayIsTheDebuggers: `ctxscope replay FILE` with no budget, counter
+// or episode flag replays what the debugger shows for the same file with
+// nothing chosen: the same budget, counter and episodes, the same
+// evictions, restorations and requests left over budget. The debugger is
+// asked through the app's bound entry point, as the page asks it.
+func TestReplayIsTheDebuggers(t *testing.T) {
+	// The demo declares its episodes with delimiter calls; the others
+	// have none, so their episodes are inferred.
+	for _, file := range []string{"../demo/demo-fix-pagination.jsonl", sessions + "pi/pi-cwl__large-session.jsonl",
+		sessions + "pi/pi-cwl__before-compaction.jsonl", sessions + "claude-code/claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			path, err := filepath.Abs(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := run(t, "replay", path, "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var cli struct {
+				Summary cwl.ReplaySummary `json:"summary"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &cli); err != nil {
+				t.Fatal(err)
+			}
+			a, err := app.New(app.Options{Workspace: t.TempDir(), Home: t.TempDir(), Log: io.Discard, NoGuide: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			owner, err := a.LaunchPrincipal("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := app.WithPrincipal(context.Background(), owner)
+			opened, err := a.Invoke(ctx, "Sessions", "OpenPath", []json.RawMessage{quoted(path)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			params, _ := json.Marshal(debug.Params{Policy: cwl.PolicyPaper})
+			got, err := a.Invoke(ctx, "Debugger", "Replay", []json.RawMessage{quoted(opened.(app.SessionInfo).Key), params})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl := got.(*debug.Timeline)
+			s := cli.Summary
+			evictions := 0
+			for _, n := range s.Evictions {
+				evictions += n
+			}
+			if s.Budget != tl.Budget || s.Counter != tl.Counter || string(s.Episodes) != tl.Episodes {
+				t.Errorf("the command line replays τ %d, %s counter, %s episodes; the debugger τ %d, %s, %s",
+					s.Budget, s.Counter, s.Episodes, tl.Budget, tl.Counter, tl.Episodes)
+			}
+			if evictions != len(tl.Evictions) || s.Restored != len(tl.Restored) || s.Unreachable != len(tl.Unreachable) || evictions == 0 {
+				t.Errorf("the command line evicts %d, restores %d, leaves %d over budget; the debugger %d, %d, %d (and some eviction is wanted)",
+					evictions, s.Restored, s.Unreachable, len(tl.Evictions), len(tl.Restored), len(tl.Unreachable))
+			}
+		})
+	}
+}
+
+// quoted is s as a JSON string.
+func quoted(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
 }

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"ctxscope/engine/cwl"
+	"ctxscope/engine/debug"
 )
 
 var sweepCommand = command{
@@ -37,7 +38,7 @@ func runSweep(env *Env, args []string) error {
 			return usageError("--from, --to and --step are required token counts")
 		}
 	}
-	r, s, o, err := rf.prepare(pos[0])
+	r, _, s, err := rf.prepare(context.Background(), pos[0], debug.Params{})
 	if err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func runSweep(env *Env, args []string) error {
 	for _, p := range strings.Split(*policies, ",") {
 		pols = append(pols, strings.TrimSpace(p))
 	}
-	curves, err := r.Sweep(context.Background(), pols, bounds[0], bounds[1], bounds[2], o)
+	curves, err := r.Sweep(context.Background(), pols, bounds[0], bounds[1], bounds[2])
 	if err != nil {
 		return usageError("%v", err)
 	}

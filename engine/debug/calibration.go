@@ -68,13 +68,18 @@ type truth struct {
 	calibration tokens.Calibration
 	prices      []cwl.RequestPrice
 	priceSource string
+	flat        cwl.Prices // one price for every request, instead of prices
 }
 
-// newTruth calibrates rep and prices its requests.
-func newTruth(rep *cwl.Replayer, counter string) (truth, error) {
-	t := truth{counter: counter}
+// newTruth calibrates rep and prices its requests: at flat prices when
+// they are set, else each request at its model's price in the catalog.
+func newTruth(rep *cwl.Replayer, counter string, flat cwl.Prices) (truth, error) {
+	t := truth{counter: counter, flat: flat}
 	t.reported, t.output = rep.Reported()
 	t.scales, t.calibration = rep.Calibrate()
+	if flat != (cwl.Prices{}) {
+		return t, nil
+	}
 	catalog, err := pricing.Default()
 	if err != nil {
 		return t, err
@@ -87,9 +92,11 @@ func newTruth(rep *cwl.Replayer, counter string) (truth, error) {
 func (t *truth) calibrated() bool { return t.counter == CounterCalibrated }
 
 // runOptions turns params into replay options: the policy and budget,
-// each request's prices, and in calibrated replays each request's scale.
+// the prices, the compact policy's sizes, and in calibrated replays each
+// request's scale.
 func (r *Replay) runOptions(p Params) cwl.RunOptions {
-	o := cwl.RunOptions{Policy: p.Policy, Budget: p.Budget, RequestPrices: r.truth.prices, PriceSource: r.truth.priceSource}
+	o := cwl.RunOptions{Policy: p.Policy, Budget: p.Budget, Prices: r.truth.flat, RequestPrices: r.truth.prices, PriceSource: r.truth.priceSource,
+		Compact: r.compact}
 	if r.truth.calibrated() {
 		o.Calibration = r.truth.scales
 	}

@@ -44,6 +44,7 @@ type Replay struct {
 	viewRep *cwl.Replayer
 
 	truth    truth
+	compact  cwl.CompactOptions
 	uncapped *Uncapped
 	// source is the sentence that says what the log holds of a request
 	// (sourceNote).
@@ -66,6 +67,12 @@ func (r *Replay) viewReplayer() *cwl.Replayer {
 // Measuring the thread's text, the part that grows with it, stops with
 // ctx's cause when ctx ends.
 func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*Replay, error) {
+	return NewWith(ctx, s, p, l, Options{})
+}
+
+// NewWith is [New] with options the debugger's view does not choose (the
+// command line's replay and sweep take them as flags).
+func NewWith(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger, o Options) (*Replay, error) {
 	if p.Thread < 0 || p.Thread >= len(s.Threads) {
 		return nil, fmt.Errorf("debug: no thread %d (the session has %d)", p.Thread, len(s.Threads))
 	}
@@ -85,16 +92,16 @@ func New(ctx context.Context, s *session.Session, p Params, l *tokens.Ledger) (*
 	if err := l.Prefetch(ctx, threadMessages(t)); err != nil {
 		return nil, err
 	}
-	opts := cwl.PrepareOptions{Episodes: cwl.EpisodeMode(p.Episodes), File: s.Source}
+	opts := cwl.PrepareOptions{Episodes: cwl.EpisodeMode(p.Episodes), Tools: o.Tools, File: s.Source}
 	r, err := cwl.Prepare(reqs, l, opts)
 	if err != nil {
 		return nil, err
 	}
-	tr, err := newTruth(r, counter)
+	tr, err := newTruth(r, counter, o.Prices)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Replay{Thread: t, ledger: l, reqs: reqs, rep: r, Locator: NewLocator(t, reqs), truth: tr, source: sourceNote(s, t)}
+	rep := &Replay{Thread: t, ledger: l, reqs: reqs, rep: r, Locator: NewLocator(t, reqs), truth: tr, compact: o.Compact, source: sourceNote(s, t)}
 	if err := rep.measureUncapped(); err != nil {
 		return nil, err
 	}

@@ -60,9 +60,9 @@ func (a *Annotations) SetAnnotator(ctx context.Context, name string) (string, er
 	return name, a.app.local.put(annotatorSetting, name)
 }
 
-func (a *Annotations) queue(set string) (annotate.Queue, error) {
+func (a *Annotations) queue(ctx context.Context, set string) (annotate.Queue, error) {
 	var q annotate.Queue
-	_, err := a.app.ws.Store.Setting(context.Background(), queueSetting(set), &q)
+	_, err := a.app.ws.Store.Setting(ctx, queueSetting(set), &q)
 	return q, err
 }
 
@@ -86,7 +86,7 @@ func (a *Annotations) Queue(ctx context.Context, set string) ([]QueueEntry, erro
 
 // entries is the set's queue with the progress of the call's annotator.
 func (a *Annotations) entries(ctx context.Context, set string) ([]QueueEntry, error) {
-	q, err := a.queue(set)
+	q, err := a.queue(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +94,13 @@ func (a *Annotations) entries(ctx context.Context, set string) ([]QueueEntry, er
 	if err != nil {
 		return nil, err
 	}
-	marks, err := a.latest(set)
+	marks, err := a.latest(ctx, set)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]QueueEntry, 0, len(q))
 	for _, x := range q {
-		task, err := a.task(set, x, who, marks)
+		task, err := a.task(ctx, set, x, who, marks)
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +191,7 @@ type Task struct {
 // with the current annotator's marks.
 func (a *Annotations) Task(ctx context.Context, set, question string) (*Task, error) {
 	a.app.called("Annotations.Task", set, question)
-	q, err := a.queue(set)
+	q, err := a.queue(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -203,22 +203,22 @@ func (a *Annotations) Task(ctx context.Context, set, question string) (*Task, er
 	if err != nil {
 		return nil, err
 	}
-	marks, err := a.latest(set)
+	marks, err := a.latest(ctx, set)
 	if err != nil {
 		return nil, err
 	}
-	return a.task(set, x, who, marks)
+	return a.task(ctx, set, x, who, marks)
 }
 
-func (a *Annotations) task(set string, x annotate.Question, who string, marks []store.Annotation) (*Task, error) {
+func (a *Annotations) task(ctx context.Context, set string, x annotate.Question, who string, marks []store.Annotation) (*Task, error) {
 	req := RetrieveRequest{Set: set, Index: x.Index, Question: x.Text, Mode: "default"}
-	res, err := a.mem.Retrieve(context.Background(), req)
+	res, err := a.mem.Retrieve(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	t := &Task{Question: x, Text: res.Question, Annotator: who, Items: make([]TaskItem, len(res.Items)), Tokens: res.Tokens}
 	if x.Index >= 0 {
-		if qs, err := a.mem.Questions(context.Background(), set); err == nil && x.Index < len(qs) {
+		if qs, err := a.mem.Questions(ctx, set); err == nil && x.Index < len(qs) {
 			t.Category = qs[x.Index].Kind
 		}
 	}
@@ -263,7 +263,7 @@ func (a *Annotations) Mark(ctx context.Context, m Mark) (store.Annotation, error
 	if who == "" {
 		return store.Annotation{}, fmt.Errorf("set your annotator name first")
 	}
-	q, err := a.queue(m.Set)
+	q, err := a.queue(ctx, m.Set)
 	if err != nil {
 		return store.Annotation{}, err
 	}
@@ -282,8 +282,8 @@ func (a *Annotations) Mark(ctx context.Context, m Mark) (store.Annotation, error
 	return ann, err
 }
 
-func (a *Annotations) latest(set string) ([]store.Annotation, error) {
-	all, err := a.app.ws.Store.Annotations(context.Background(), set)
+func (a *Annotations) latest(ctx context.Context, set string) ([]store.Annotation, error) {
+	all, err := a.app.ws.Store.Annotations(ctx, set)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +293,7 @@ func (a *Annotations) latest(set string) ([]store.Annotation, error) {
 // Marks returns every annotator's latest marks of a set.
 func (a *Annotations) Marks(ctx context.Context, set string) ([]store.Annotation, error) {
 	a.app.called("Annotations.Marks", set)
-	out, err := a.latest(set)
+	out, err := a.latest(ctx, set)
 	if out == nil {
 		out = []store.Annotation{}
 	}
@@ -327,11 +327,11 @@ func (a *Annotations) Export(ctx context.Context, set, format string) (ExportFil
 	if err != nil {
 		return ExportFile{}, err
 	}
-	marks, err := a.latest(set)
+	marks, err := a.latest(ctx, set)
 	if err != nil {
 		return ExportFile{}, err
 	}
-	q, err := a.queue(set)
+	q, err := a.queue(ctx, set)
 	if err != nil {
 		return ExportFile{}, err
 	}

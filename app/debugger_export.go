@@ -15,21 +15,21 @@ import (
 // browser to download.
 func (d *Debugger) ExportReplay(ctx context.Context, key string, p debug.Params, format string) (string, error) {
 	d.app.called("Debugger.ExportReplay", key, p, format)
-	return d.exportReplay(key, p, format)
+	return d.exportReplay(ctx, key, p, format)
 }
 
 // timeline replays a session under p, exactly as given (no defaults
 // filled in, unlike Replay).
-func (d *Debugger) timeline(key string, p debug.Params) (*debug.Timeline, error) {
-	r, err := d.replay(context.Background(), key, p)
+func (d *Debugger) timeline(ctx context.Context, key string, p debug.Params) (*debug.Timeline, error) {
+	r, err := d.replay(ctx, key, p)
 	if err != nil {
 		return nil, err
 	}
 	return r.Timeline(p)
 }
 
-func (d *Debugger) exportReplay(key string, p debug.Params, format string) (string, error) {
-	t, err := d.timeline(key, p)
+func (d *Debugger) exportReplay(ctx context.Context, key string, p debug.Params, format string) (string, error) {
+	t, err := d.timeline(ctx, key, p)
 	if err != nil {
 		return "", err
 	}
@@ -41,11 +41,11 @@ func (d *Debugger) exportReplay(key string, p debug.Params, format string) (stri
 // the browser to download.
 func (d *Debugger) ExportTimelineSVG(ctx context.Context, key string, p debug.Params) (string, error) {
 	d.app.called("Debugger.ExportTimelineSVG", key, p)
-	return d.timelineSVG(key, p)
+	return d.timelineSVG(ctx, key, p)
 }
 
-func (d *Debugger) timelineSVG(key string, p debug.Params) (string, error) {
-	t, err := d.timeline(key, p)
+func (d *Debugger) timelineSVG(ctx context.Context, key string, p debug.Params) (string, error) {
+	t, err := d.timeline(ctx, key, p)
 	if err != nil {
 		return "", err
 	}
@@ -56,7 +56,7 @@ func (d *Debugger) timelineSVG(key string, p debug.Params) (string, error) {
 // writes it there.
 func (d *Debugger) SaveTimelineSVG(ctx context.Context, key string, p debug.Params) (string, error) {
 	d.app.called("Debugger.SaveTimelineSVG", key, p)
-	doc, err := d.timelineSVG(key, p)
+	doc, err := d.timelineSVG(ctx, key, p)
 	if err != nil {
 		return "", err
 	}
@@ -68,7 +68,7 @@ func (d *Debugger) SaveTimelineSVG(ctx context.Context, key string, p debug.Para
 // when the user cancels.
 func (d *Debugger) SaveReplay(ctx context.Context, key string, p debug.Params, format string) (string, error) {
 	d.app.called("Debugger.SaveReplay", key, p, format)
-	doc, err := d.exportReplay(key, p, format)
+	doc, err := d.exportReplay(ctx, key, p, format)
 	if err != nil {
 		return "", err
 	}

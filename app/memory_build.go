@@ -10,12 +10,10 @@ import (
 	"sync"
 
 	"ctxscope/engine/memory"
-	"ctxscope/engine/memory/cluster"
-	"ctxscope/engine/memory/code"
-	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/llm"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/mwimport"
+	"ctxscope/engine/memory/recipe"
 )
 
 // EventBuild is the event a memory build emits as it goes: a BuildState.
@@ -64,7 +62,7 @@ func (s *Memory) Build(ctx context.Context, r BuildRequest) (BuildState, error) 
 	if err != nil {
 		return BuildState{}, err
 	}
-	b, err := s.builder(r.Extractor)
+	b, err := s.builder(ctx, r.Extractor)
 	if err != nil {
 		return BuildState{}, err
 	}
@@ -72,7 +70,7 @@ func (s *Memory) Build(ctx context.Context, r BuildRequest) (BuildState, error) 
 	job, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.jobs.mu.Lock()
 	s.jobs.next++
-	st := BuildState{Job: s.jobs.next, Set: src.id, Stage: "building", Total: len(src.passages)}
+	st := BuildState{Job: s.jobs.next, Set: src.ID, Stage: "building", Total: len(src.Passages)}
 	s.jobs.cancel[st.Job], s.jobs.state[st.Job] = cancel, st
 	s.jobs.mu.Unlock()
 	b.Progress = func(done, total int) {
@@ -80,12 +78,8 @@ func (s *Memory) Build(ctx context.Context, r BuildRequest) (BuildState, error) 
 	}
 	go func() {
 		defer cancel()
-		m, err := src.read, error(nil)
-		if m == nil {
-			m, err = b.Build(job, src.id, src.passages)
-		}
+		m, err := src.Build(job, b)
 		if err == nil {
-			m.From = src.from
 			s.report(BuildState{Job: st.Job, Set: st.Set, Stage: "saving", Done: st.Total, Total: st.Total})
 			err = s.save(job, m)
 		}
@@ -137,39 +131,27 @@ func (s *Memory) Job(ctx context.Context, job int) (BuildState, error) {
 	return st, nil
 }
 
-type buildSource struct {
-	id       string
-	from     memory.Origin
-	passages []memory.Passage
-	// read is the memory of an agent session, read from its tool use by
-	// package code rather than built by an extractor.
-	read *memory.Memory
-}
-
-func (s *Memory) buildSource(r BuildRequest) (buildSource, error) {
+// buildSource reads what r builds a memory from.
+func (s *Memory) buildSource(r BuildRequest) (recipe.Source, error) {
 	switch r.Source {
 	case "locomo":
 		abs, err := filepath.Abs(r.Path)
 		if err != nil || r.Path == "" {
-			return buildSource{}, fmt.Errorf("enter the path of a LoCoMo file")
+			return recipe.Source{}, fmt.Errorf("enter the path of a LoCoMo file")
 		}
 		c, err := s.loadLoCoMo(abs, r.Sample)
 		if err != nil {
-			return buildSource{}, err
+			return recipe.Source{}, err
 		}
-		return buildSource{id: c.ID, from: memory.Origin{Kind: "locomo", Path: abs, Sample: r.Sample}, passages: c.Passages()}, nil
+		return recipe.LoCoMo(c, abs, r.Sample), nil
 	case "session":
 		sess, err := s.app.ws.LoadSession(r.Session)
 		if err != nil {
-			return buildSource{}, fmt.Errorf("%w: %q", ErrNotFound, r.Session)
+			return recipe.Source{}, fmt.Errorf("%w: %q", ErrNotFound, r.Session)
 		}
-		m := code.ReadSession("session-"+r.Session, sess, nil)
-		if len(m.Passages) == 0 {
-			return buildSource{}, fmt.Errorf("session %q has no messages to remember", r.Session)
-		}
-		return buildSource{id: m.ID, from: memory.Origin{Kind: "session", Session: r.Session}, passages: m.Passages, read: m}, nil
+		return recipe.Session(r.Session, sess, memory.Origin{Session: r.Session})
 	}
-	return buildSource{}, fmt.Errorf("unknown source %q (want locomo or session)", r.Source)
+	return recipe.Source{}, fmt.Errorf("unknown source %q (want locomo or session)", r.Source)
 }
 
 // loadLoCoMo reads conversation sample of a LoCoMo file (cached).
@@ -181,34 +163,22 @@ func (s *Memory) loadLoCoMo(path string, sample int) (*locomo.Conversation, erro
 	return c, nil
 }
 
-// builder returns the builder for an extractor.
-func (s *Memory) builder(extractor string) (*memory.Builder, error) {
+// builder returns the builder for an extractor; the llm extractor's
+// model is the one the settings name.
+func (s *Memory) builder(ctx context.Context, extractor string) (*memory.Builder, error) {
 	emb, err := s.embedder()
 	if err != nil {
 		return nil, err
 	}
-	b := &memory.Builder{Extractor: extract.Tagged{}, Embedder: emb, Writer: cluster.Offline{}, Config: cluster.PaperConfig(), Merge: true,
-		Logf: func(format string, args ...any) { s.app.logf("memory build: "+format, args...) }}
-	switch extractor {
-	case "", "offline":
-		return b, nil
-	case "patterns":
-		b.Extractor = extract.Offline{}
-		return b, nil
-	case "llm":
-		cfg, err := s.LLMSettings(context.Background())
+	model := func() (*llm.Client, error) {
+		cfg, err := s.LLMSettings(ctx)
 		if err != nil {
 			return nil, err
 		}
-		c, err := llm.FromEnv(cfg.URL, cfg.Model)
-		if err != nil {
-			return nil, err
-		}
-		e := &llm.Extractor{Client: c, Logf: b.Logf}
-		b.Extractor, b.Reviewer, b.Writer = e, e, &llm.Writer{Client: c, Logf: b.Logf}
-		return b, nil
+		return llm.FromEnv(cfg.URL, cfg.Model)
 	}
-	return nil, fmt.Errorf("unknown extractor %q (want offline, patterns or llm)", extractor)
+	logf := func(format string, args ...any) { s.app.logf("memory build: "+format, args...) }
+	return recipe.Spec{Extractor: extractor, Embedder: emb, Model: model, Logf: logf}.Builder()
 }
 
 // LLM is the model configuration of builds with the llm extractor. The

@@ -178,7 +178,7 @@ func (s *Memory) Retrieve(ctx context.Context, r RetrieveRequest) (*Retrieval, e
 	if err != nil {
 		return nil, err
 	}
-	x, err := s.index(lm, window)
+	x, err := s.index(ctx, lm, window)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func retrievalConfig(mode string, budget int) (retrieve.Config, int, error) {
 
 // index returns the memory's retrieval index for a passage window,
 // building it on first use.
-func (s *Memory) index(lm *loadedMemory, window int) (*retrieve.Index, error) {
+func (s *Memory) index(ctx context.Context, lm *loadedMemory, window int) (*retrieve.Index, error) {
 	emb, err := s.embedder()
 	if err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func (s *Memory) index(lm *loadedMemory, window int) (*retrieve.Index, error) {
 	if x, ok := lm.indexes[window]; ok {
 		return x, nil
 	}
-	x, err := retrieve.New(context.Background(), lm.m, emb, retrieve.Options{Lexical: lexical.Build, Window: window, StructuralNames: window == 0})
+	x, err := retrieve.New(ctx, lm.m, emb, retrieve.Options{Lexical: lexical.Build, Window: window, StructuralNames: window == 0})
 	if err != nil {
 		return nil, err
 	}

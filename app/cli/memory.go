@@ -6,10 +6,9 @@ import (
 	"strings"
 
 	"ctxscope/engine/memory"
-	"ctxscope/engine/memory/cluster"
 	"ctxscope/engine/memory/embed"
-	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/locomo"
+	"ctxscope/engine/memory/recipe"
 )
 
 var memoryCommand = command{
@@ -63,13 +62,11 @@ func (f embedFlags) provider() (embed.Provider, error) {
 	return embed.Default()
 }
 
-// offlineBuilder is the default, model-free builder.
+// offlineBuilder is the default, model-free builder (or, with compat, the
+// released code's parameters).
 func offlineBuilder(emb embed.Provider, compat bool) *memory.Builder {
-	cfg := cluster.PaperConfig()
-	if compat {
-		cfg = cluster.CodeConfig()
-	}
-	return &memory.Builder{Extractor: extract.Tagged{}, Embedder: emb, Writer: cluster.Offline{}, Config: cfg, Merge: !compat}
+	b, _ := recipe.Spec{Embedder: emb, Compat: compat}.Builder() // no offline part can fail to make
+	return b
 }
 
 // sampleIndexes parses --sample: "" or "all" for every conversation.

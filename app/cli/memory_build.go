@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/memory"
-	"ctxscope/engine/memory/code"
-	"ctxscope/engine/memory/extract"
+	"ctxscope/engine/memory/recipe"
 )
 
 func runMemoryBuild(env *Env, args []string) error {
@@ -37,17 +37,16 @@ func runMemoryBuild(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	b := offlineBuilder(emb, *compat)
-	switch *extractor {
-	case "offline":
-	case "patterns":
-		b.Extractor = extract.Offline{}
-	case "llm":
-		if err := lf.configure(b, env); err != nil {
-			return err
-		}
-	default:
+	if !slices.Contains(recipe.Extractors, *extractor) {
 		return usageError("--extractor %q: want offline, patterns or llm", *extractor)
+	}
+	spec := recipe.Spec{Extractor: *extractor, Embedder: emb, Compat: *compat}
+	if *extractor == "llm" {
+		spec.Model, spec.Logf = lf.client, func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
+	}
+	b, err := spec.Builder()
+	if err != nil {
+		return err
 	}
 	ws, err := openSharedWorkspace(env)
 	if err != nil {
@@ -58,14 +57,11 @@ func runMemoryBuild(env *Env, args []string) error {
 	fmt.Fprintln(tw, "memory\tpassages\tentities\ttriples\tclusters\titems\tmerges\tbuild ms\t")
 	for _, src := range sources {
 		start := time.Now()
-		m := src.read
-		if m == nil {
-			if m, err = b.Build(context.Background(), src.id, src.passages); err != nil {
-				return fmt.Errorf("%s: %w", src.id, err)
-			}
+		m, err := src.Build(context.Background(), b)
+		if err != nil {
+			return fmt.Errorf("%s: %w", src.ID, err)
 		}
 		took := time.Since(start)
-		m.From = src.from
 		if err := ws.SaveMemory(context.Background(), m); err != nil {
 			return err
 		}
@@ -81,20 +77,10 @@ func runMemoryBuild(env *Env, args []string) error {
 	return nil
 }
 
-// buildSource is one conversation to build a memory of.
-type buildSource struct {
-	id       string
-	from     memory.Origin
-	passages []memory.Passage
-	// read is the memory of an agent session, read from its tool use by
-	// package code rather than built by an extractor.
-	read *memory.Memory
-}
-
 // buildSources reads the LoCoMo conversations chosen by --sample, or the
 // agent session files given as arguments (any format engine/ingest reads).
-func buildSources(locomoPath, sample string, files []string) ([]buildSource, error) {
-	var out []buildSource
+func buildSources(locomoPath, sample string, files []string) ([]recipe.Source, error) {
+	var out []recipe.Source
 	if locomoPath != "" {
 		convs, err := readLoCoMo(locomoPath)
 		if err != nil {
@@ -104,9 +90,9 @@ func buildSources(locomoPath, sample string, files []string) ([]buildSource, err
 		if err != nil {
 			return nil, err
 		}
+		abs, _ := filepath.Abs(locomoPath)
 		for _, i := range idx {
-			abs, _ := filepath.Abs(locomoPath)
-			out = append(out, buildSource{id: convs[i].ID, from: memory.Origin{Kind: "locomo", Path: abs, Sample: i}, passages: convs[i].Passages()})
+			out = append(out, recipe.LoCoMo(convs[i], abs, i))
 		}
 	}
 	for _, f := range files {
@@ -119,8 +105,11 @@ func buildSources(locomoPath, sample string, files []string) ([]buildSource, err
 			id = strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 		}
 		abs, _ := filepath.Abs(f)
-		m := code.ReadSession("session-"+id, s, nil)
-		out = append(out, buildSource{id: m.ID, from: memory.Origin{Kind: "session", Path: abs}, passages: m.Passages, read: m})
+		src, err := recipe.Session(id, s, memory.Origin{Path: abs})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		out = append(out, src)
 	}
 	if len(out) == 0 {
 		return nil, usageError("need --locomo FILE or SESSION files")

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"flag"
-	"fmt"
 
-	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/llm"
 )
 
@@ -23,17 +21,3 @@ func (f *llmFlags) register(fs *flag.FlagSet) {
 
 // client returns the configured model client.
 func (f *llmFlags) client() (*llm.Client, error) { return llm.FromEnv(f.url, f.model) }
-
-// configure switches b to the model-backed extractor, reviewer and
-// experience writer, logging rejected items to stderr.
-func (f *llmFlags) configure(b *memory.Builder, env *Env) error {
-	c, err := f.client()
-	if err != nil {
-		return err
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
-	e := &llm.Extractor{Client: c, Logf: logf}
-	b.Extractor, b.Reviewer, b.Logf = e, e, logf
-	b.Writer = &llm.Writer{Client: c, Logf: logf}
-	return nil
-}

@@ -151,6 +151,19 @@ func printReport(w io.Writer, r *report.Report) {
 		}
 		fmt.Fprintf(tw, "last request input\t%s (estimates)%s\n", counts(last.Tokens), reported)
 	}
+	printUsage(tw, r)
+	fmt.Fprintf(tw, "compactions\t%d\n", len(r.Compactions))
+	fmt.Fprintf(tw, "episodes\t%d\n", len(r.Episodes))
+	fmt.Fprintf(tw, "diagnostics\t%d error(s), %d warning(s)\n", r.Errors, r.Warnings)
+	tw.Flush()
+	for _, d := range r.Diagnostics {
+		fmt.Fprintf(w, "  %s\n", d)
+	}
+}
+
+// printUsage prints what the provider and the agent reported of the
+// session's tokens, with the calibration fitted on it.
+func printUsage(tw io.Writer, r *report.Report) {
 	if c := r.Calibration; c != nil && c.N > 0 {
 		errs := "too few requests to score its online error"
 		if c.Scored > 0 {
@@ -178,13 +191,6 @@ func printReport(w io.Writer, r *report.Report) {
 		if more := rec.Usage.Prompt() - r.Usage.Prompt(); more > 0 && r.WithUsage > 0 {
 			fmt.Fprintf(tw, "\t%d input tokens more than the responses report: calls the file holds no response for\n", more)
 		}
-	}
-	fmt.Fprintf(tw, "compactions\t%d\n", len(r.Compactions))
-	fmt.Fprintf(tw, "episodes\t%d\n", len(r.Episodes))
-	fmt.Fprintf(tw, "diagnostics\t%d error(s), %d warning(s)\n", r.Errors, r.Warnings)
-	tw.Flush()
-	for _, d := range r.Diagnostics {
-		fmt.Fprintf(w, "  %s\n", d)
 	}
 }
 

@@ -37,14 +37,7 @@ func runMemoryBuild(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(recipe.Extractors, *extractor) {
-		return usageError("--extractor %q: want offline, patterns or llm", *extractor)
-	}
-	spec := recipe.Spec{Extractor: *extractor, Embedder: emb, Compat: *compat}
-	if *extractor == "llm" {
-		spec.Model, spec.Logf = lf.client, func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
-	}
-	b, err := spec.Builder()
+	b, err := memoryBuilder(env, recipe.Spec{Extractor: *extractor, Embedder: emb, Compat: *compat}, &lf)
 	if err != nil {
 		return err
 	}
@@ -75,6 +68,18 @@ func runMemoryBuild(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "stored in the workspace %s (%s)\n", ws.Store.Dir(), size)
 	return nil
+}
+
+// memoryBuilder returns the builder spec chooses; the llm extractor's
+// model is the one the --llm flags name, and its lines go to stderr.
+func memoryBuilder(env *Env, spec recipe.Spec, lf *llmFlags) (*memory.Builder, error) {
+	if !slices.Contains(recipe.Extractors, spec.Extractor) {
+		return nil, usageError("--extractor %q: want offline, patterns or llm", spec.Extractor)
+	}
+	if spec.Extractor == "llm" {
+		spec.Model, spec.Logf = lf.client, func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
+	}
+	return spec.Builder()
 }
 
 // buildSources reads the LoCoMo conversations chosen by --sample, or the

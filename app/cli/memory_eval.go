@@ -69,11 +69,7 @@ func runMemoryEval(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tune, err := sampleIndexes(*tuneOn, len(convs))
-	if err != nil {
-		return err
-	}
-	report, err := sampleIndexes(*reportOn, len(convs))
+	tune, report, err := tuningSplits(*tuneOn, *reportOn, len(convs))
 	if err != nil {
 		return err
 	}
@@ -94,30 +90,57 @@ func runMemoryEval(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	chosen := make([]*locomo.Conversation, len(all))
-	for n, i := range all {
-		chosen[n] = convs[i]
-	}
 	suite := eval.Suite{Budgets: bs, Config: knobs.Retrieval, Window: knobs.Window, Lexical: lexical.Build, Emb: emb, Compat: *compat, Baseline: true, Strong: true, Ablations: *ablate}
-	rows, err := suite.Run(context.Background(), chosen, mems)
+	rows, err := suite.Run(context.Background(), pickConversations(convs, all), mems)
 	if err != nil {
 		return err
 	}
-	for _, sp := range []struct {
-		name string
-		idx  []int
-	}{{"held out (report-on " + *reportOn + ")", report}, {"tuning (tune-on " + *tuneOn + ")", tune}, {"all", all}} {
-		split, err := summarizeSplit(sp.name, sp.idx, convs, rows)
-		if err != nil {
-			return err
-		}
-		rep.Splits = append(rep.Splits, split)
+	splits := []namedSplit{{"held out (report-on " + *reportOn + ")", report}, {"tuning (tune-on " + *tuneOn + ")", tune}, {"all", all}}
+	if rep.Splits, err = summarizeSplits(splits, convs, rows); err != nil {
+		return err
 	}
 	if *asJSON {
 		return writeJSON(env.Stdout, rep)
 	}
 	printEval(env.Stdout, rep)
 	return nil
+}
+
+// tuningSplits reads --tune-on and --report-on over n conversations.
+func tuningSplits(tuneOn, reportOn string, n int) (tune, report []int, err error) {
+	if tune, err = sampleIndexes(tuneOn, n); err != nil {
+		return nil, nil, err
+	}
+	report, err = sampleIndexes(reportOn, n)
+	return tune, report, err
+}
+
+// namedSplit is a split of the conversations an evaluation reports on.
+type namedSplit struct {
+	name string
+	idx  []int
+}
+
+// summarizeSplits summarises the rows over each split in turn.
+func summarizeSplits(splits []namedSplit, convs []*locomo.Conversation, rows []eval.Row) ([]evalSplit, error) {
+	out := make([]evalSplit, 0, len(splits))
+	for _, sp := range splits {
+		split, err := summarizeSplit(sp.name, sp.idx, convs, rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, split)
+	}
+	return out, nil
+}
+
+// pickConversations returns the conversations at idx, in that order.
+func pickConversations(convs []*locomo.Conversation, idx []int) []*locomo.Conversation {
+	out := make([]*locomo.Conversation, len(idx))
+	for n, i := range idx {
+		out[n] = convs[i]
+	}
+	return out
 }
 
 // summarizeSplit summarises every row over the conversations idx and

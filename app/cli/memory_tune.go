@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"ctxscope/engine/memory/eval"
-	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/retrieve"
 	"ctxscope/search/lexical"
 )
@@ -48,13 +48,9 @@ func runMemoryTune(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	chosen := make([]*locomo.Conversation, len(idx))
-	for n, i := range idx {
-		chosen[n] = convs[i]
-	}
 	t := eval.Tuner{Suite: eval.Suite{Budgets: []int{*budget}, Lexical: lexical.Build, Emb: emb, Indexes: map[string]*retrieve.Index{}},
 		Axes: eval.DefaultAxes(), Passes: *passes}
-	best, trials, err := t.Run(context.Background(), start, chosen, mems)
+	best, trials, err := t.Run(context.Background(), start, pickConversations(convs, idx), mems)
 	if err != nil {
 		return err
 	}
@@ -72,7 +68,14 @@ func runMemoryTune(env *Env, args []string) error {
 			Knobs  any          `json:"knobs"`
 		}{idx, *budget, trials, best})
 	}
-	fmt.Fprintf(env.Stdout, "tuned on conversations %v at %d tokens; objective = (strict 1-4 + strict multi-hop) / 2\n", idx, *budget)
+	printTuning(env.Stdout, idx, *budget, trials, best)
+	return nil
+}
+
+// printTuning prints a tuning's trials, the kept ones starred, and the
+// knobs it chose.
+func printTuning(w io.Writer, idx []int, budget int, trials []eval.Trial, best retrieve.Knobs) {
+	fmt.Fprintf(w, "tuned on conversations %v at %d tokens; objective = (strict 1-4 + strict multi-hop) / 2\n", idx, budget)
 	for _, tr := range trials {
 		mark := " "
 		if tr.Kept {
@@ -82,9 +85,8 @@ func runMemoryTune(env *Env, args []string) error {
 		if change == "" {
 			change = "(start)"
 		}
-		fmt.Fprintf(env.Stdout, "%s %-36s objective %.4f  strict %.3f  multi-hop %.3f\n", mark, change, tr.Score, tr.Overall, tr.MultiHop)
+		fmt.Fprintf(w, "%s %-36s objective %.4f  strict %.3f  multi-hop %.3f\n", mark, change, tr.Score, tr.Overall, tr.MultiHop)
 	}
 	b, _ := json.MarshalIndent(best, "", "  ")
-	fmt.Fprintf(env.Stdout, "chosen knobs:\n%s\n", b)
-	return nil
+	fmt.Fprintf(w, "chosen knobs:\n%s\n", b)
 }

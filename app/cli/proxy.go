@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -62,30 +63,36 @@ func runProxy(env *Env, args []string) error {
 	// start a second proxy on the same address; the address and its
 	// secret path stay for the next run.
 	defer a.Live().SetProxy(context.Background(), app.ProxySettings{On: false})
-	// The base URL line is the readiness signal scripts and tests wait
-	// for.
-	fmt.Fprintf(env.Stdout, "ctxscope proxy at %s\n", st.BaseURL)
-	fmt.Fprintf(env.Stdout, "records in %s; each conversation is a session of the workspace, growing as the agent runs\n", st.Dir)
-	for p, u := range st.Upstreams {
-		fmt.Fprintf(env.Stdout, "upstream %s: %s\n", p, u)
-	}
-	if st.Policy != "" {
-		fmt.Fprintf(env.Stdout, "evicting live under the %s policy at τ = %d", st.Policy, st.Budget)
-		if st.Step > 0 {
-			fmt.Fprintf(env.Stdout, ", in steps down to τ - %d", st.Step)
-		}
-		fmt.Fprintln(env.Stdout, " (Anthropic Messages, Chat Completions, Responses and Gemini requests)")
-		// With a step, the evictions the proxy holds are those of τ - step
-		// at the request that went over τ: what a replay at τ - step
-		// evicts from then on holds them all.
-		fmt.Fprintf(env.Stdout, "recall over MCP, for the agent's MCP settings: ctxscope mcp --records %s --policy %s --budget %d\n", st.Dir, st.Policy, st.Budget-st.Step)
-	}
-	fmt.Fprintln(env.Stdout, "point an agent at it:")
-	for _, s := range st.Agents {
-		fmt.Fprintf(env.Stdout, "  %s:\n    %s\n", s.Agent, strings.ReplaceAll(s.Line, "\n", "\n    "))
-	}
+	printProxy(env.Stdout, st)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	<-ctx.Done()
 	return nil
+}
+
+// printProxy says where the proxy listens, where it records, where it
+// sends requests, how it evicts, and how to point each agent at it.
+func printProxy(w io.Writer, st app.ProxyState) {
+	// The base URL line is the readiness signal scripts and tests wait
+	// for.
+	fmt.Fprintf(w, "ctxscope proxy at %s\n", st.BaseURL)
+	fmt.Fprintf(w, "records in %s; each conversation is a session of the workspace, growing as the agent runs\n", st.Dir)
+	for p, u := range st.Upstreams {
+		fmt.Fprintf(w, "upstream %s: %s\n", p, u)
+	}
+	if st.Policy != "" {
+		fmt.Fprintf(w, "evicting live under the %s policy at τ = %d", st.Policy, st.Budget)
+		if st.Step > 0 {
+			fmt.Fprintf(w, ", in steps down to τ - %d", st.Step)
+		}
+		fmt.Fprintln(w, " (Anthropic Messages, Chat Completions, Responses and Gemini requests)")
+		// With a step, the evictions the proxy holds are those of τ - step
+		// at the request that went over τ: what a replay at τ - step
+		// evicts from then on holds them all.
+		fmt.Fprintf(w, "recall over MCP, for the agent's MCP settings: ctxscope mcp --records %s --policy %s --budget %d\n", st.Dir, st.Policy, st.Budget-st.Step)
+	}
+	fmt.Fprintln(w, "point an agent at it:")
+	for _, s := range st.Agents {
+		fmt.Fprintf(w, "  %s:\n    %s\n", s.Agent, strings.ReplaceAll(s.Line, "\n", "\n    "))
+	}
 }

@@ -151,22 +151,11 @@ func runReplay(env *Env, args []string) error {
 		return err
 	}
 	warnDiagnostics(env.Stderr, s)
-	var t *cwl.Timeline
-	var sum cwl.ReplaySummary
-	var eps []*cwl.Episodes
-	var diags []session.Diagnostic
-	err = r.Use(p, func(rep *cwl.Replayer, o cwl.RunOptions) error {
-		if *at >= 0 {
-			return printStep(env.Stdout, rep, o, *at)
-		}
-		o.Detail = *detail
-		if t, err = rep.Run(o); err != nil {
-			return usageError("%v", err)
-		}
-		sum, eps, diags = rep.Summary(t), rep.ContextEpisodes(), rep.Diagnostics()
-		return nil
-	})
-	if err != nil || *at >= 0 {
+	if *at >= 0 {
+		return r.Use(p, func(rep *cwl.Replayer, o cwl.RunOptions) error { return printStep(env.Stdout, rep, o, *at) })
+	}
+	run, err := replayTimeline(r, p, *detail)
+	if err != nil {
 		return err
 	}
 	var variant *recall.Variant
@@ -184,13 +173,37 @@ func runReplay(env *Env, args []string) error {
 			Timeline    *cwl.Timeline        `json:"timeline"`
 			Memory      *recall.Variant      `json:"memory,omitempty"`
 			Diagnostics []session.Diagnostic `json:"diagnostics"`
-		}{pos[0], s.ID, sum, eps, t, variant, nonNilDiags(diags)})
+		}{pos[0], s.ID, run.summary, run.episodes, run.timeline, variant, nonNilDiags(run.diags)})
 	}
-	printReplay(env.Stdout, pos[0], sum, t, eps, diags)
+	printReplay(env.Stdout, pos[0], run.summary, run.timeline, run.episodes, run.diags)
 	if variant != nil {
 		printVariant(env.Stdout, variant)
 	}
 	return nil
+}
+
+// replayed is a replay's run, as the command prints it.
+type replayed struct {
+	timeline *cwl.Timeline
+	summary  cwl.ReplaySummary
+	episodes []*cwl.Episodes
+	diags    []session.Diagnostic
+}
+
+// replayTimeline runs r under p, with what each eviction removed when
+// detail is set.
+func replayTimeline(r *debug.Replay, p debug.Params, detail bool) (replayed, error) {
+	var out replayed
+	err := r.Use(p, func(rep *cwl.Replayer, o cwl.RunOptions) error {
+		o.Detail = detail
+		t, err := rep.Run(o)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		out = replayed{timeline: t, summary: rep.Summary(t), episodes: rep.ContextEpisodes(), diags: rep.Diagnostics()}
+		return nil
+	})
+	return out, err
 }
 
 func nonNilDiags(d []session.Diagnostic) []session.Diagnostic {

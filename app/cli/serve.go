@@ -52,17 +52,7 @@ func runServe(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *annotator != "" {
-		if err := srv.UseAnnotator(*annotator); err != nil {
-			return err
-		}
-	}
-	if *certFile != "" {
-		if err := srv.UseTLS(*certFile, *keyFile); err != nil {
-			return err
-		}
-	}
-	if err := srv.Listen(*addr); err != nil {
+	if err := listen(srv, *addr, *annotator, *certFile, *keyFile); err != nil {
 		return err
 	}
 	// The URL line is the readiness signal scripts and tests wait for.
@@ -81,6 +71,22 @@ func runServe(env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	return srv.Serve(ctx)
+}
+
+// listen sets the server's annotator and TLS certificate, when given,
+// and starts listening on addr.
+func listen(srv *serve.Server, addr, annotator, certFile, keyFile string) error {
+	if annotator != "" {
+		if err := srv.UseAnnotator(annotator); err != nil {
+			return err
+		}
+	}
+	if certFile != "" {
+		if err := srv.UseTLS(certFile, keyFile); err != nil {
+			return err
+		}
+	}
+	return srv.Listen(addr)
 }
 
 // openBrowser starts the platform's URL opener and does not wait for it.

@@ -151,28 +151,9 @@ func (s *Memory) Retrieve(ctx context.Context, r RetrieveRequest) (*Retrieval, e
 		return nil, err
 	}
 	out := &Retrieval{Index: r.Index, Mode: r.Mode, Gold: []explore.Evidence{}}
-	var evidence []string
-	if r.Index >= 0 {
-		c, err := s.conversation(lm.m)
-		if err != nil {
-			return nil, err
-		}
-		if c == nil || r.Index >= len(c.QA) {
-			return nil, fmt.Errorf("%s has no LoCoMo question %d", r.Set, r.Index)
-		}
-		q := c.QA[r.Index]
-		out.Question, out.Answer, evidence = q.Question, q.Answer, q.Evidence
-		if out.Answer == "" {
-			out.Answer = q.Adversarial
-		}
-	} else {
-		out.Question = strings.TrimSpace(r.Question)
-		if out.Question == "" {
-			return nil, fmt.Errorf("type a question")
-		}
-		if len(out.Question) > 2000 {
-			return nil, fmt.Errorf("the question is longer than 2,000 bytes")
-		}
+	evidence, err := s.question(lm, r, out)
+	if err != nil {
+		return nil, err
 	}
 	cfg, window, err := retrievalConfig(r.Mode, r.Budget)
 	if err != nil {
@@ -205,6 +186,34 @@ func (s *Memory) Retrieve(ctx context.Context, r RetrieveRequest) (*Retrieval, e
 		out.Strong.Recall = hitShare(explore.Gold(lm.m, strong, evidence))
 	}
 	return out, nil
+}
+
+// question sets out's question: the LoCoMo question r.Index names, with
+// its answer (and the evidence it returns), or the one r types.
+func (s *Memory) question(lm *loadedMemory, r RetrieveRequest, out *Retrieval) (evidence []string, err error) {
+	if r.Index < 0 {
+		out.Question = strings.TrimSpace(r.Question)
+		if out.Question == "" {
+			return nil, fmt.Errorf("type a question")
+		}
+		if len(out.Question) > 2000 {
+			return nil, fmt.Errorf("the question is longer than 2,000 bytes")
+		}
+		return nil, nil
+	}
+	c, err := s.conversation(lm.m)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil || r.Index >= len(c.QA) {
+		return nil, fmt.Errorf("%s has no LoCoMo question %d", r.Set, r.Index)
+	}
+	q := c.QA[r.Index]
+	out.Question, out.Answer = q.Question, q.Answer
+	if out.Answer == "" {
+		out.Answer = q.Adversarial
+	}
+	return q.Evidence, nil
 }
 
 // hitShare is the share of gold turns in the context.

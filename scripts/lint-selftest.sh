@@ -4,7 +4,8 @@
 # importing the app layer, graphviz importing the engine, an importer
 # importing the store…), runs
 # golangci-lint on it, and fails unless the lint fails naming depguard.
-# The planted package is removed whatever happens.
+# Last, it plants a function just over funlen's limit and one at it. The
+# planted package is removed whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lint="${GOLANGCI_LINT:-$(go env GOPATH)/bin/golangci-lint}"
@@ -37,3 +38,32 @@ plant engine/store/zzlintplant ctxscope/engine/cwl
 plant engine/workspace/zzlintplant ctxscope/app
 plant engine/memory/zzlintplant ctxscope/engine/store
 plant engine/tokens/zzlintplant ctxscope/engine/cwl
+
+# funlen: a function of 61 lines (signature to closing brace) fails the
+# lint, one of 60 passes it.
+plant_long() { # body-lines want
+  local n=$1 want=$2 dir=engine/zzlintlong
+  mkdir -p "$dir"
+  trap 'rm -rf "$dir"' RETURN
+  {
+    printf 'package plant\n\n// Long is a planted function of %d lines.\nfunc Long() int {\n\tx := 0\n' "$n"
+    for ((i = 0; i < n - 4; i++)); do printf '\tx++\n'; done
+    printf '\treturn x\n}\n'
+  } > "$dir/plant.go"
+  local out status=0
+  out=$("$lint" run "./$dir/..." 2>&1) || status=$?
+  if [[ $want == fail && ( $status == 0 || $(grep -c funlen <<<"$out") == 0 ) ]]; then
+    echo "lint-selftest: a function of $n lines was not caught by funlen" >&2
+    echo "$out" >&2
+    return 1
+  fi
+  if [[ $want == pass && $status != 0 ]]; then
+    echo "lint-selftest: a function of $n lines failed the lint:" >&2
+    echo "$out" >&2
+    return 1
+  fi
+  echo "lint-selftest: a function of $n lines: lint $want, as it should"
+}
+
+plant_long 61 fail
+plant_long 60 pass

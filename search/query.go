@@ -122,15 +122,12 @@ func (x *Index) Search(r Request) (*Result, error) {
 	req := bleve.NewSearchRequestOptions(q, min(size, MaxSize), max(r.From, 0), false)
 	req.Fields = []string{FieldKind, FieldSession, FieldThread, FieldEntry, FieldLine, FieldRole, FieldTool, FieldEpisode, FieldSpeaker, FieldSet, FieldDialogSession, FieldTime, FieldContent}
 	req.IncludeLocations = true
-	if r.Facets {
-		if len(r.TimeRanges) > 0 {
-			fr := bleve.NewFacetRequest(FieldTime, len(r.TimeRanges))
-			for _, tr := range r.TimeRanges {
-				start, end := tr.Start, tr.End
-				fr.AddDateTimeRange(tr.Name, start, end)
-			}
-			req.AddFacet("time", fr)
+	if r.Facets && len(r.TimeRanges) > 0 {
+		fr := bleve.NewFacetRequest(FieldTime, len(r.TimeRanges))
+		for _, tr := range r.TimeRanges {
+			fr.AddDateTimeRange(tr.Name, tr.Start, tr.End)
 		}
+		req.AddFacet("time", fr)
 	}
 	x.swap.RLock()
 	defer x.swap.RUnlock()
@@ -154,24 +151,30 @@ func (x *Index) Search(r Request) (*Result, error) {
 		out.Hits = append(out.Hits, toHit(h))
 	}
 	if r.Facets {
-		out.Facets = terms
-		if out.Facets == nil {
-			out.Facets = map[string][]FacetCount{}
-		}
-		for name, f := range res.Facets {
-			counts := []FacetCount{}
-			if f.Terms != nil {
-				for _, t := range f.Terms.Terms() {
-					counts = append(counts, FacetCount{Term: t.Term, Count: t.Count})
-				}
-			}
-			for _, d := range f.DateRanges {
-				counts = append(counts, FacetCount{Term: d.Name, Count: d.Count})
-			}
-			out.Facets[name] = counts
-		}
+		out.Facets = withFacets(terms, res.Facets)
 	}
 	return out, nil
+}
+
+// withFacets adds the counts of Bleve's facets (the time ranges, and the
+// terms where the index had no columns to count them from) to terms.
+func withFacets(terms map[string][]FacetCount, facets search.FacetResults) map[string][]FacetCount {
+	if terms == nil {
+		terms = map[string][]FacetCount{}
+	}
+	for name, f := range facets {
+		counts := []FacetCount{}
+		if f.Terms != nil {
+			for _, t := range f.Terms.Terms() {
+				counts = append(counts, FacetCount{Term: t.Term, Count: t.Count})
+			}
+		}
+		for _, d := range f.DateRanges {
+			counts = append(counts, FacetCount{Term: d.Name, Count: d.Count})
+		}
+		terms[name] = counts
+	}
+	return terms
 }
 
 // buildQuery turns a request into a Bleve query: the text part in the

@@ -148,19 +148,29 @@ func (x *Index) syncSession(ctx context.Context, st *store.Store, info store.Ses
 	if err != nil {
 		return err
 	}
-	eps, err := declaredEpisodes(st, info.Key, progress.Delimited)
+	if err := indexEpisodes(b, st, info.Key, progress.Delimited, stats); err != nil {
+		return err
+	}
+	progress.reached(info.Threads-1, 0)
+	progress.Revision = info.Revision
+	return x.commit(b, record)
+}
+
+// indexEpisodes adds to b the documents of the episodes session key
+// declares, when it has delimiter calls (delimited). A session's episodes
+// are indexed afresh at each sync of it: a growth can change the last.
+func indexEpisodes(b *bleve.Batch, st *store.Store, key string, delimited bool, stats *SyncStats) error {
+	eps, err := declaredEpisodes(st, key, delimited)
 	if err != nil {
 		return err
 	}
-	for _, d := range EpisodeDocs(info.Key, eps) {
+	for _, d := range EpisodeDocs(key, eps) {
 		if err := b.Index(d.ID, d.fields()); err != nil {
 			return err
 		}
 		stats.Indexed++
 	}
-	progress.reached(info.Threads-1, 0)
-	progress.Revision = info.Revision
-	return x.commit(b, record)
+	return nil
 }
 
 // rewind adds to b the deletion of the documents of the thread tails that

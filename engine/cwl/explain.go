@@ -82,26 +82,35 @@ func (r *Replayer) explain(o RunOptions, k int, withPrevious bool) (*Explanation
 	if err := r.runContextUntil(o, k, pts, seen); err != nil {
 		return nil, nil, err
 	}
-	x := &Explanation{ContextView: r.viewAt(o, k, pts[k].After), Point: pts[k], Removed: []Removal{}}
-	last := r.lastRemovals(pts, k)
-	byEpisode := r.lastEpisodeEvictions(pts, k)
-	c := r.ctxs[r.reqCtx[k]]
-	explain := func(i, b int) Removal {
-		if rm, ok := last[removalKey{i, b}]; ok {
-			return rm
+	x := &Explanation{ContextView: r.viewAt(o, k, pts[k].After), Point: pts[k]}
+	why := removals{r: r, o: o, c: r.ctxs[r.reqCtx[k]], last: r.lastRemovals(pts, k), byEpisode: r.lastEpisodeEvictions(pts, k)}
+	x.Removed = why.of(r.reqs[k].Len, x.Messages)
+	if withPrevious && k > 0 && prev == nil { // k−1 is of another context
+		if prev, err = r.ContextAt(o, k-1); err != nil {
+			return nil, nil, err
 		}
-		if b >= 0 {
-			if rm, ok := last[removalKey{i, -1}]; ok {
-				rm.Block = b
-				return rm
-			}
-		}
-		return r.fallbackRemoval(o, c, byEpisode, i, b)
 	}
+	return x, prev, nil
+}
+
+// removals explains what the view of one request lacks, from the
+// removals of the run up to it.
+type removals struct {
+	r         *Replayer
+	o         RunOptions
+	c         *replayCtx
+	last      map[removalKey]Removal
+	byEpisode map[int]Removal
+}
+
+// of lists a removal for every message of the request's n that view does
+// not hold, and for every block missing from a message it holds in part.
+func (x removals) of(n int, view []ViewEntry) []Removal {
+	out := []Removal{}
 	next := 0
-	for i := range r.reqs[k].Len {
-		if next < len(x.Messages) && x.Messages[next].I == i {
-			e := x.Messages[next]
+	for i := range n {
+		if next < len(view) && view[next].I == i {
+			e := view[next]
 			next++
 			if e.Blocks == nil {
 				continue
@@ -110,21 +119,32 @@ func (r *Replayer) explain(o RunOptions, k int, withPrevious bool) (*Explanation
 			for _, b := range e.Blocks {
 				kept[b] = true
 			}
-			for b := range len(c.plan.Msgs[i].Blocks) {
+			for b := range len(x.c.plan.Msgs[i].Blocks) {
 				if !kept[b] {
-					x.Removed = append(x.Removed, explain(i, b))
+					out = append(out, x.why(i, b))
 				}
 			}
 			continue
 		}
-		x.Removed = append(x.Removed, explain(i, -1))
+		out = append(out, x.why(i, -1))
 	}
-	if withPrevious && k > 0 && prev == nil { // k−1 is of another context
-		if prev, err = r.ContextAt(o, k-1); err != nil {
-			return nil, nil, err
+	return out
+}
+
+// why is the removal of message i (b < 0) or of its block b: the last
+// removal of it in the run, the removal of its whole message, or, for
+// what no eviction of the run names, the fallback.
+func (x removals) why(i, b int) Removal {
+	if rm, ok := x.last[removalKey{i, b}]; ok {
+		return rm
+	}
+	if b >= 0 {
+		if rm, ok := x.last[removalKey{i, -1}]; ok {
+			rm.Block = b
+			return rm
 		}
 	}
-	return x, prev, nil
+	return x.r.fallbackRemoval(x.o, x.c, x.byEpisode, i, b)
 }
 
 // lastRemovals maps every message and block that the detailed evictions of

@@ -46,35 +46,9 @@ func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
 			continue
 		}
 		// A group of the model's items: one assistant message.
-		b := 0
-		for ; j < len(items) && modelItem(items[j]); j++ {
-			it := items[j]
-			n := blocksOf(it)
-			if j >= keep || !d.touches(i) {
-				out = append(out, it)
-				b += n
-				continue
-			}
-			evicted := 0
-			var last decision
-			for k := range n {
-				if x, ok := d.at(i, b+k); ok {
-					evicted++
-					last = x
-				}
-			}
-			b += n
-			if evicted == 0 || n == 0 {
-				out = append(out, it)
-				continue
-			}
-			if itemType(it) == "reasoning" && evicted == n {
-				continue // dropped
-			}
-			if err := stubModelItem(it, stubText(last.level, last.tokens), evicted == n); err != nil {
-				return nil, fmt.Errorf("item %d: %v", j, err)
-			}
-			out = append(out, it)
+		var err error
+		if out, j, err = rewriteModelGroup(items, j, keep, i, d, out); err != nil {
+			return nil, err
 		}
 		j--
 		i++
@@ -83,6 +57,45 @@ func rewriteResponses(arr *array, d *decisions) ([]byte, error) {
 		return nil, fmt.Errorf("the body makes %d input messages, the replay's input %d", i, d.messages)
 	}
 	return arr.with(out)
+}
+
+// rewriteModelGroup appends to out the run of the model's items that
+// starts at items[j], input message i, as d says: an item whose blocks
+// are all evicted is dropped when it is reasoning, else stubbed; one with
+// some evicted is stubbed in part; items from keep on go as sent. It
+// returns out and the index of the first item after the run.
+func rewriteModelGroup(items []*element, j, keep, i int, d *decisions, out []*element) ([]*element, int, error) {
+	b := 0
+	for ; j < len(items) && modelItem(items[j]); j++ {
+		it := items[j]
+		n := blocksOf(it)
+		if j >= keep || !d.touches(i) {
+			out = append(out, it)
+			b += n
+			continue
+		}
+		evicted := 0
+		var last decision
+		for k := range n {
+			if x, ok := d.at(i, b+k); ok {
+				evicted++
+				last = x
+			}
+		}
+		b += n
+		switch {
+		case evicted == 0 || n == 0:
+			out = append(out, it)
+		case itemType(it) == "reasoning" && evicted == n:
+			// dropped
+		default:
+			if err := stubModelItem(it, stubText(last.level, last.tokens), evicted == n); err != nil {
+				return nil, j, fmt.Errorf("item %d: %v", j, err)
+			}
+			out = append(out, it)
+		}
+	}
+	return out, j, nil
 }
 
 // lastModelGroup returns the index of the first of the last run of the

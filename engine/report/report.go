@@ -189,43 +189,13 @@ func (r *Report) countThread(t *session.Thread, ledgers []*tokens.Ledger) {
 		if m.Origin != "" {
 			r.ByOrigin[m.Origin]++
 		}
-		if m.Usage != nil {
-			r.WithUsage++
-			r.Usage.Input += m.Usage.Input
-			r.Usage.Output += m.Usage.Output
-			r.Usage.CacheRead += m.Usage.CacheRead
-			r.Usage.CacheWrite += m.Usage.CacheWrite
-			r.Usage.Reasoning += m.Usage.Reasoning
-			r.Usage.Cost += m.Usage.Cost
-		}
+		r.addUsage(m.Usage)
 		for _, l := range ledgers {
 			r.Tokens[l.Counter().Name()] += l.Message(m)
 		}
 		for i := range m.Blocks {
-			b := &m.Blocks[i]
-			switch b.Type {
-			case session.BlockToolCall:
-				r.ToolCalls++
-				r.ToolCallsByName[b.ToolName]++
+			if b := &m.Blocks[i]; r.countBlock(b, answered) {
 				calls = append(calls, b)
-			case session.BlockToolResult:
-				r.ToolResults++
-				answered[b.ToolCallID] = true
-				if b.IsError {
-					r.ToolErrors++
-				}
-				for _, c := range b.Content {
-					if c.Type == session.BlockImage {
-						r.Images++
-					}
-				}
-			case session.BlockThinking:
-				r.ThinkingBlocks++
-			case session.BlockOpaque:
-				r.OpaqueBlocks++
-				r.OpaqueBytes += b.Size
-			case session.BlockImage:
-				r.Images++
 			}
 		}
 	}
@@ -235,6 +205,50 @@ func (r *Report) countThread(t *session.Thread, ledgers []*tokens.Ledger) {
 			r.UnansweredByName[c.ToolName]++
 		}
 	}
+}
+
+// addUsage adds a message's reported usage, when it has some.
+func (r *Report) addUsage(u *session.Usage) {
+	if u == nil {
+		return
+	}
+	r.WithUsage++
+	r.Usage.Input += u.Input
+	r.Usage.Output += u.Output
+	r.Usage.CacheRead += u.CacheRead
+	r.Usage.CacheWrite += u.CacheWrite
+	r.Usage.Reasoning += u.Reasoning
+	r.Usage.Cost += u.Cost
+}
+
+// countBlock counts block b, marks the call a tool result answers in
+// answered, and reports whether b is a tool call.
+func (r *Report) countBlock(b *session.Block, answered map[string]bool) (call bool) {
+	switch b.Type {
+	case session.BlockToolCall:
+		r.ToolCalls++
+		r.ToolCallsByName[b.ToolName]++
+		return true
+	case session.BlockToolResult:
+		r.ToolResults++
+		answered[b.ToolCallID] = true
+		if b.IsError {
+			r.ToolErrors++
+		}
+		for _, c := range b.Content {
+			if c.Type == session.BlockImage {
+				r.Images++
+			}
+		}
+	case session.BlockThinking:
+		r.ThinkingBlocks++
+	case session.BlockOpaque:
+		r.OpaqueBlocks++
+		r.OpaqueBytes += b.Size
+	case session.BlockImage:
+		r.Images++
+	}
+	return false
 }
 
 func (r *Report) measureMain(t *session.Thread, ledgers []*tokens.Ledger) {

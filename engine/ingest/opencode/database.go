@@ -99,18 +99,34 @@ func readDBSession(db *sql.DB, id, path string) (*session.Session, error) {
 	// Columns that not every version has: a missing one leaves its field empty.
 	_ = db.QueryRow(`SELECT COALESCE(directory, '') FROM session WHERE id = ?`, id).Scan(&info.Directory)
 	_ = db.QueryRow(`SELECT COALESCE(version, '') FROM session WHERE id = ?`, id).Scan(&info.Version)
-	var diags []session.Diagnostic
-	var msgs []message
-	byID := map[string]int{}
-	mrows, err := db.Query(`SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id`, id)
+	msgs, byID, diags, err := readDBMessages(db, id, path)
 	if err != nil {
 		return nil, err
 	}
-	for mrows.Next() {
+	partDiags, err := readDBParts(db, id, path, msgs, byID)
+	if err != nil {
+		return nil, err
+	}
+	diags = append(diags, partDiags...)
+	s := convert(info, msgs, path)
+	s.Diagnostics = append(diags, s.Diagnostics...)
+	return s, nil
+}
+
+// readDBMessages reads session id's messages in the order they were made,
+// with each one's index by id; a message whose data does not parse is
+// skipped with a diagnostic at its place in that order.
+func readDBMessages(db *sql.DB, id, path string) (msgs []message, byID map[string]int, diags []session.Diagnostic, err error) {
+	rows, err := db.Query(`SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id`, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer rows.Close()
+	byID = map[string]int{}
+	for rows.Next() {
 		var mid, data string
-		if err := mrows.Scan(&mid, &data); err != nil {
-			mrows.Close()
-			return nil, err
+		if err := rows.Scan(&mid, &data); err != nil {
+			return nil, nil, nil, err
 		}
 		m := message{line: len(msgs) + 1}
 		if err := json.Unmarshal([]byte(data), &m.info); err != nil {
@@ -122,15 +138,21 @@ func readDBSession(db *sql.DB, id, path string) (*session.Session, error) {
 		byID[mid] = len(msgs)
 		msgs = append(msgs, m)
 	}
-	mrows.Close()
-	prows, err := db.Query(`SELECT message_id, data FROM part WHERE session_id = ? ORDER BY id`, id)
+	return msgs, byID, diags, rows.Err()
+}
+
+// readDBParts adds session id's parts to their messages; a part whose
+// data does not parse is skipped with a diagnostic at its message.
+func readDBParts(db *sql.DB, id, path string, msgs []message, byID map[string]int) ([]session.Diagnostic, error) {
+	rows, err := db.Query(`SELECT message_id, data FROM part WHERE session_id = ? ORDER BY id`, id)
 	if err != nil {
 		return nil, err
 	}
-	for prows.Next() {
+	defer rows.Close()
+	var diags []session.Diagnostic
+	for rows.Next() {
 		var mid, data string
-		if err := prows.Scan(&mid, &data); err != nil {
-			prows.Close()
+		if err := rows.Scan(&mid, &data); err != nil {
 			return nil, err
 		}
 		i, ok := byID[mid]
@@ -145,8 +167,5 @@ func readDBSession(db *sql.DB, id, path string) (*session.Session, error) {
 		}
 		msgs[i].parts = append(msgs[i].parts, p)
 	}
-	prows.Close()
-	s := convert(info, msgs, path)
-	s.Diagnostics = append(diags, s.Diagnostics...)
-	return s, nil
+	return diags, rows.Err()
 }

@@ -112,6 +112,34 @@ func (sp *Spooler) conversationOf(own, trace string) string {
 // of its resource and scope.
 type place struct{ resource, scope int }
 
+// traceGroup is the part of an export that one conversation's spans make.
+type traceGroup struct {
+	td     ptrace.Traces
+	scopes map[place]ptrace.ScopeSpans
+	rs     map[int]ptrace.ResourceSpans
+}
+
+// scope returns the group's copy of the scope at p of the export, whose
+// resource is rs and scope ss, adding it (and its resource, once) with
+// only what the importer reads of them on first use.
+func (g *traceGroup) scope(p place, rs ptrace.ResourceSpans, ss ptrace.ScopeSpans) ptrace.ScopeSpans {
+	if oss, ok := g.scopes[p]; ok {
+		return oss
+	}
+	ors, ok := g.rs[p.resource]
+	if !ok {
+		ors = g.td.ResourceSpans().AppendEmpty()
+		keepResource(rs.Resource(), ors.Resource())
+		ors.SetSchemaUrl(rs.SchemaUrl())
+		g.rs[p.resource] = ors
+	}
+	oss := ors.ScopeSpans().AppendEmpty()
+	keepScope(ss.Scope(), oss.Scope())
+	oss.SetSchemaUrl(ss.SchemaUrl())
+	g.scopes[p] = oss
+	return oss
+}
+
 // splitTraces files each span under its conversation. A conversation's
 // part holds each resource and scope of the export once, however many of
 // its spans it holds, and of them only what the importer reads (see
@@ -123,12 +151,7 @@ func (sp *Spooler) splitTraces(td ptrace.Traces) (map[string][]byte, int, error)
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	sp.learn(td)
-	type group struct {
-		td     ptrace.Traces
-		scopes map[place]ptrace.ScopeSpans
-		rs     map[int]ptrace.ResourceSpans
-	}
-	groups := map[string]*group{}
+	groups := map[string]*traceGroup{}
 	n := 0
 	rss := td.ResourceSpans()
 	for i := 0; i < rss.Len(); i++ {
@@ -147,24 +170,10 @@ func (sp *Spooler) splitTraces(td ptrace.Traces) (map[string][]byte, int, error)
 					if len(groups) == maxConversations {
 						return nil, 0, errTooManyConversations
 					}
-					g = &group{td: ptrace.NewTraces(), scopes: map[place]ptrace.ScopeSpans{}, rs: map[int]ptrace.ResourceSpans{}}
+					g = &traceGroup{td: ptrace.NewTraces(), scopes: map[place]ptrace.ScopeSpans{}, rs: map[int]ptrace.ResourceSpans{}}
 					groups[key] = g
 				}
-				oss, ok := g.scopes[place{i, j}]
-				if !ok {
-					ors, ok := g.rs[i]
-					if !ok {
-						ors = g.td.ResourceSpans().AppendEmpty()
-						keepResource(rs.Resource(), ors.Resource())
-						ors.SetSchemaUrl(rs.SchemaUrl())
-						g.rs[i] = ors
-					}
-					oss = ors.ScopeSpans().AppendEmpty()
-					keepScope(ss.Scope(), oss.Scope())
-					oss.SetSchemaUrl(ss.SchemaUrl())
-					g.scopes[place{i, j}] = oss
-				}
-				dst := oss.Spans().AppendEmpty()
+				dst := g.scope(place{i, j}, rs, ss).Spans().AppendEmpty()
 				s.CopyTo(dst)
 				if own == "" && key != s.TraceID().String() {
 					dst.Attributes().PutStr(attrSpooled, key)

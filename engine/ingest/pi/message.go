@@ -35,28 +35,14 @@ func decodeMessage(v *fastjson.Value) (*session.Message, []string, error) {
 		m.Blocks = blocks
 		m.ID = f.str("responseId")
 		m.Provider, m.Model, m.StopReason, m.Error = f.str("provider"), f.str("model"), f.str("stopReason"), f.str("errorMessage")
-		if u := f.object("usage"); u != nil {
-			uf := fields{v: u}
-			m.Usage = &session.Usage{Input: uf.int("input"), Output: uf.int("output"), CacheRead: uf.int("cacheRead"), CacheWrite: uf.int("cacheWrite")}
-			if c := uf.object("cost"); c != nil {
-				cf := fields{v: c}
-				m.Usage.Cost = cf.float("total")
-			}
-		}
+		m.Usage = decodeUsage(f.object("usage"))
 	case "toolResult":
 		m.Role = session.RoleTool
-		callID := f.str("toolCallId")
-		if callID == "" {
+		m.Blocks = []session.Block{{Type: session.BlockToolResult, ToolCallID: f.str("toolCallId"), ToolName: f.str("toolName"),
+			Content: blocks, IsError: f.bool("isError"), Details: raw(f.value("details"))}}
+		if m.Blocks[0].ToolCallID == "" {
 			warns = append(warns, "toolResult without toolCallId")
 		}
-		m.Blocks = []session.Block{{
-			Type:       session.BlockToolResult,
-			ToolCallID: callID,
-			ToolName:   f.str("toolName"),
-			Content:    blocks,
-			IsError:    f.bool("isError"),
-			Details:    raw(f.value("details")),
-		}}
 	case "bashExecution":
 		m.Role, m.Origin = session.RoleUser, session.OriginBashExecution
 		m.Blocks = []session.Block{{Type: session.BlockText, Text: f.str("command")}, {Type: session.BlockText, Text: f.str("output")}}
@@ -82,6 +68,21 @@ func decodeMessage(v *fastjson.Value) (*session.Message, []string, error) {
 		return nil, nil, fmt.Errorf("invalid %s message: %v", role, f.err)
 	}
 	return m, warns, nil
+}
+
+// decodeUsage reads an assistant message's usage and its total cost; nil
+// when the message has none.
+func decodeUsage(v *fastjson.Value) *session.Usage {
+	if v == nil {
+		return nil
+	}
+	f := fields{v: v}
+	u := &session.Usage{Input: f.int("input"), Output: f.int("output"), CacheRead: f.int("cacheRead"), CacheWrite: f.int("cacheWrite")}
+	if c := f.object("cost"); c != nil {
+		cf := fields{v: c}
+		u.Cost = cf.float("total")
+	}
+	return u
 }
 
 // decodeContent reads content that is either a string or a list of blocks.

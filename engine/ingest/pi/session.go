@@ -223,30 +223,9 @@ func (b *sessionBuilder) entry(rec *entryRecord, line int) {
 func (b *sessionBuilder) fill(e *session.Entry, rec *entryRecord, line int) bool {
 	switch rec.Type {
 	case "message":
-		m, warns, err := decodeMessage(rec.Message)
-		if err != nil {
-			b.diag(line, session.SeverityError, "%v; entry skipped", err)
-			return false
-		}
-		for _, w := range warns {
-			b.diag(line, session.SeverityWarning, "%s", w)
-		}
-		if m.Time.IsZero() {
-			m.Time = e.Time
-		}
-		e.Kind, e.Message = session.EntryMessage, m
+		return b.fillMessage(e, rec, line)
 	case "compaction":
-		e.Kind = session.EntryCompaction
-		e.Compaction = &session.Compaction{Summary: rec.Summary, FirstKeptID: rec.FirstKeptEntryID, TokensBefore: rec.TokensBefore}
-		if rec.FirstKeptEntryID == "" && rec.FirstKeptEntryIndex != nil {
-			// The index names an earlier record, so it resolves now; finish
-			// reports the ones that name none.
-			if id, ok := b.byIndex[*rec.FirstKeptEntryIndex]; ok {
-				e.Compaction.FirstKeptID = id
-			} else {
-				b.compacts = append(b.compacts, pendingCompaction{entry: e, index: *rec.FirstKeptEntryIndex, line: line})
-			}
-		}
+		b.fillCompaction(e, rec, line)
 	case "branch_summary":
 		e.Kind, e.Target = session.EntryMessage, rec.FromID
 		e.Message = &session.Message{Role: session.RoleUser, Origin: session.OriginBranchSummary, Time: e.Time,
@@ -284,6 +263,40 @@ func (b *sessionBuilder) fill(e *session.Entry, rec *entryRecord, line int) bool
 		e.Kind = session.EntryMeta
 	}
 	return true
+}
+
+// fillMessage sets e's message; it returns false when the message cannot
+// be read.
+func (b *sessionBuilder) fillMessage(e *session.Entry, rec *entryRecord, line int) bool {
+	m, warns, err := decodeMessage(rec.Message)
+	if err != nil {
+		b.diag(line, session.SeverityError, "%v; entry skipped", err)
+		return false
+	}
+	for _, w := range warns {
+		b.diag(line, session.SeverityWarning, "%s", w)
+	}
+	if m.Time.IsZero() {
+		m.Time = e.Time
+	}
+	e.Kind, e.Message = session.EntryMessage, m
+	return true
+}
+
+// fillCompaction sets e's compaction. A version 1 record names the first
+// entry kept by its index: an earlier record's, resolved now, else one
+// that finish reports.
+func (b *sessionBuilder) fillCompaction(e *session.Entry, rec *entryRecord, line int) {
+	e.Kind = session.EntryCompaction
+	e.Compaction = &session.Compaction{Summary: rec.Summary, FirstKeptID: rec.FirstKeptEntryID, TokensBefore: rec.TokensBefore}
+	if rec.FirstKeptEntryID != "" || rec.FirstKeptEntryIndex == nil {
+		return
+	}
+	if id, ok := b.byIndex[*rec.FirstKeptEntryIndex]; ok {
+		e.Compaction.FirstKeptID = id
+	} else {
+		b.compacts = append(b.compacts, pendingCompaction{entry: e, index: *rec.FirstKeptEntryIndex, line: line})
+	}
 }
 
 // finish resolves what needed the whole file: v1 compaction targets, the

@@ -45,30 +45,14 @@ func RecordConversation(t testing.TB, dir string, budget int) []*proxy.Record {
 			"parameters": map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}, "command": map[string]any{"type": "string"}}}}})
 	}
 	messages := []map[string]any{{"role": "system", "content": "You are a coding agent."}, {"role": "user", "content": "Make the tests pass."}}
-	type step struct{ say, tool, arg, output string }
-	var steps []step
-	for i, f := range files {
-		steps = append(steps,
-			step{fmt.Sprintf("Looking at part %c next.", 'A'+i), "read", f.path, f.text},
-			step{"", "bash", "go test ./...", strings.Repeat("--- FAIL: TestThing (0.00s)\n", 40)},
-			step{"Fixing it.", "edit", f.path, "edited"})
-	}
+	steps := agentSteps()
 	var recs []*proxy.Record
 	start := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	for k := 0; k <= len(steps); k++ {
 		body, _ := json.Marshal(map[string]any{"model": "m", "messages": messages, "tools": tools})
-		var reply map[string]any
-		if k == len(steps) {
-			reply = map[string]any{"role": "assistant", "content": "Done."}
-		} else {
-			s := steps[k]
-			key := "path"
-			if s.tool == "bash" {
-				key = "command"
-			}
-			args, _ := json.Marshal(map[string]string{key: s.arg})
-			reply = map[string]any{"role": "assistant", "content": s.say, "tool_calls": []any{map[string]any{"id": fmt.Sprintf("call_%d", k), "type": "function",
-				"function": map[string]any{"name": s.tool, "arguments": string(args)}}}}
+		reply := map[string]any{"role": "assistant", "content": "Done."}
+		if k < len(steps) {
+			reply = steps[k].reply(k)
 		}
 		res, _ := json.Marshal(map[string]any{"id": fmt.Sprint("r", k), "object": "chat.completion", "model": "m",
 			"choices": []any{map[string]any{"index": 0, "message": reply, "finish_reason": "stop"}},
@@ -92,4 +76,32 @@ func RecordConversation(t testing.TB, dir string, budget int) []*proxy.Record {
 		}
 	}
 	return recs
+}
+
+// step is one turn of the recorded agent: what it says, and the tool it
+// calls with its argument and the output the call gets.
+type step struct{ say, tool, arg, output string }
+
+// agentSteps are the agent's turns: for each file, read it, run the
+// tests, edit it.
+func agentSteps() []step {
+	var steps []step
+	for i, f := range files {
+		steps = append(steps,
+			step{fmt.Sprintf("Looking at part %c next.", 'A'+i), "read", f.path, f.text},
+			step{"", "bash", "go test ./...", strings.Repeat("--- FAIL: TestThing (0.00s)\n", 40)},
+			step{"Fixing it.", "edit", f.path, "edited"})
+	}
+	return steps
+}
+
+// reply is the assistant message of step s, the k-th of the conversation.
+func (s step) reply(k int) map[string]any {
+	key := "path"
+	if s.tool == "bash" {
+		key = "command"
+	}
+	args, _ := json.Marshal(map[string]string{key: s.arg})
+	return map[string]any{"role": "assistant", "content": s.say, "tool_calls": []any{map[string]any{"id": fmt.Sprintf("call_%d", k), "type": "function",
+		"function": map[string]any{"name": s.tool, "arguments": string(args)}}}}
 }

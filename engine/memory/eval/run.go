@@ -130,30 +130,12 @@ func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []i
 		}
 		var ids []string
 		ctx := ""
-		pack := newPacking(ps, b.Layout)
-		misses := 0
-		for _, h := range hits {
-			if b.Budget > 0 {
-				next := pack.with(h.ID)
-				if retrieve.CountTokens(tokens.Estimator{}, next) > b.Budget {
-					// A shorter turn further down may still fit, as the
-					// memory's assembly also tries.
-					if misses++; misses >= maxMisses {
-						break
-					}
-					continue
-				}
-				misses = 0
-				pack.add(h.ID)
-				ctx = next
-			}
-			ids = append(ids, h.ID)
-		}
 		if b.Budget > 0 {
+			ids, ctx = b.pack(ps, hits)
 			q.Tokens = retrieve.CountTokens(tokens.Estimator{}, ctx)
 		} else {
-			for _, id := range ids {
-				ctx += line[id]
+			for _, h := range hits {
+				ids, ctx = append(ids, h.ID), ctx+line[h.ID]
 			}
 		}
 		q.ScoreStrict(ctx, text)
@@ -163,6 +145,29 @@ func (b Baseline) BM25(conv *locomo.Conversation, lex memory.IndexFunc, cats []i
 		out = append(out, q)
 	}
 	return out, nil
+}
+
+// pack packs the turns hits name, best first, into the baseline's budget
+// in its layout, and returns those it packed and the context they make.
+func (b Baseline) pack(ps []memory.Passage, hits []memory.Hit) (ids []string, ctx string) {
+	pack := newPacking(ps, b.Layout)
+	misses := 0
+	for _, h := range hits {
+		next := pack.with(h.ID)
+		if retrieve.CountTokens(tokens.Estimator{}, next) > b.Budget {
+			// A shorter turn further down may still fit, as the memory's
+			// assembly also tries.
+			if misses++; misses >= maxMisses {
+				break
+			}
+			continue
+		}
+		misses = 0
+		pack.add(h.ID)
+		ctx = next
+		ids = append(ids, h.ID)
+	}
+	return ids, ctx
 }
 
 // maxMisses ends the packing after this many turns in a row did not fit,

@@ -8,50 +8,51 @@ import (
 	"ctxscope/engine/memory/kg"
 )
 
-// graph is the memory's graph channel: the files the query names (by
-// path, or through a symbol a file defines), latest mention first, and
-// for each the evicted passages of every relation about it, the most
-// telling first (see passageRank) and, among equals, the latest first.
+// graph is the memory's graph channel: the evicted passages of every
+// relation about the files the query names (see namedFiles), the most
+// telling first (see passageRank) whichever file they are about, so that
+// what a read of the second file returned comes before what a search of
+// the first one did; among equals, those of the file named first, then
+// the latest first.
 func (ix *index) graph(q string, gone func(string) bool) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range ix.namedFiles(q) {
-		var ids []string
-		rank := map[string]int{} // a passage of several relations ranks by the most telling
+	var ids []string
+	rank := map[string]int{} // a passage of several relations ranks by the most telling
+	file := map[string]int{} // the first named file a passage is about
+	for fi, f := range ix.namedFiles(q) {
 		for _, rid := range ix.mem.Graph.Incident(f.ID) {
 			r, ok := ix.mem.Graph.Relation(rid)
 			if !ok {
 				continue
 			}
 			for _, id := range r.Passages {
-				if _, mine := ix.block[id]; !mine || seen[id] || !gone(id) {
+				if _, mine := ix.block[id]; !mine || !gone(id) {
 					continue
 				}
 				k := ix.passageRank(r.Predicate, id)
 				if old, ok := rank[id]; !ok {
 					ids = append(ids, id)
+					file[id] = fi
 				} else if old <= k {
 					continue
 				}
 				rank[id] = k
 			}
 		}
-		for _, id := range ids {
-			seen[id] = true
-		}
-		sort.SliceStable(ids, func(i, j int) bool {
-			if ri, rj := rank[ids[i]], rank[ids[j]]; ri != rj {
-				return ri < rj
-			}
-			bi, bj := ix.blockOrder(ids[i]), ix.blockOrder(ids[j])
-			if bi != bj {
-				return bi > bj // the latest block first
-			}
-			return ix.order[ids[i]] < ix.order[ids[j]] // its chunks in order
-		})
-		out = append(out, ids...)
 	}
-	return out
+	sort.SliceStable(ids, func(i, j int) bool {
+		if ri, rj := rank[ids[i]], rank[ids[j]]; ri != rj {
+			return ri < rj
+		}
+		if fi, fj := file[ids[i]], file[ids[j]]; fi != fj {
+			return fi < fj
+		}
+		bi, bj := ix.blockOrder(ids[i]), ix.blockOrder(ids[j])
+		if bi != bj {
+			return bi > bj // the latest block first
+		}
+		return ix.order[ids[i]] < ix.order[ids[j]] // its chunks in order
+	})
+	return ids
 }
 
 // passageRank orders the passages of a file's relations by what they
@@ -83,20 +84,22 @@ func (ix *index) isResult(id string) bool {
 	return ok && p.Speaker == "tool"
 }
 
-// namedFiles returns the file entities the query names, the latest
-// mention first: a word that is a file's path (or ends with it, or that
-// it ends with: an absolute path against a relative one), or a symbol
-// that files define.
+// namedFiles returns the file entities the query names: first those it
+// names by path, then those it names through a symbol they define, each
+// the latest mention first. A path is a word that is a file's path (or
+// ends with it, or that it ends with: an absolute path against a relative
+// one). A path is the stronger sign: a symbol's name is often a word of
+// the prose around it too ("theme", "render").
 func (ix *index) namedFiles(q string) []*kg.Entity {
 	words := strings.FieldsFunc(q, func(c rune) bool {
 		return strings.ContainsRune(" \t\n\"'`(),;:[]{}<>=", c)
 	})
-	var out []*kg.Entity
+	var byPath, bySymbol []*kg.Entity
 	seen := map[string]bool{}
-	add := func(e *kg.Entity) {
+	add := func(list *[]*kg.Entity, e *kg.Entity) {
 		if !seen[e.ID] {
 			seen[e.ID] = true
-			out = append(out, e)
+			*list = append(*list, e)
 		}
 	}
 	for i := len(words) - 1; i >= 0; i-- {
@@ -107,9 +110,12 @@ func (ix *index) namedFiles(q string) []*kg.Entity {
 		base := w[strings.LastIndexByte(w, '/')+1:]
 		for _, f := range ix.files[base] {
 			if f.Name == w || strings.HasSuffix(w, "/"+f.Name) || strings.HasSuffix(f.Name, "/"+w) {
-				add(f)
+				add(&byPath, f)
 			}
 		}
+	}
+	for i := len(words) - 1; i >= 0; i-- {
+		w := strings.TrimRight(strings.TrimPrefix(words[i], "./"), ".")
 		for _, name := range []string{w, w + "()"} {
 			s, ok := ix.mem.Graph.Lookup(name)
 			if !ok || s.Type != code.TypeSymbol || len(w) < 4 {
@@ -118,11 +124,11 @@ func (ix *index) namedFiles(q string) []*kg.Entity {
 			for _, rid := range ix.mem.Graph.Incident(s.ID) {
 				if r, ok := ix.mem.Graph.Relation(rid); ok && r.Predicate == "defines" && r.Object == s.ID {
 					if f, ok := ix.mem.Graph.Entity(r.Subject); ok {
-						add(f)
+						add(&bySymbol, f)
 					}
 				}
 			}
 		}
 	}
-	return out
+	return append(byPath, bySymbol...)
 }

@@ -67,7 +67,8 @@ func TestRecoveryAtLookBacks(t *testing.T) {
 // pi-cwl__large-session (a file's read results before its edits'
 // confirmations, a passage ranked by the most telling relation it belongs
 // to, the query from the last user turn and the last four assistant
-// messages): there it brings back 3 of 11, against 1 before. On
+// messages, files named by path before files named through a symbol):
+// there it brings back 5 of 11, against 1 before. On
 // pi-cwl__before-compaction, held out, it brings back the same 4 of 9 as
 // before. BM25 over the same evicted passages brings back none on either.
 func TestGraphChannelRecovers(t *testing.T) {
@@ -76,7 +77,7 @@ func TestGraphChannelRecovers(t *testing.T) {
 		lookBacks []int
 		recovered []int
 	}{
-		{"pi/pi-cwl__large-session.jsonl", []int{19, 103, 177, 179, 275, 298, 301, 323, 334, 388, 392}, []int{19, 298, 301}},
+		{"pi/pi-cwl__large-session.jsonl", []int{19, 103, 177, 179, 275, 298, 301, 323, 334, 388, 392}, []int{19, 298, 301, 323, 334}},
 		{"pi/pi-cwl__before-compaction.jsonl", []int{23, 23, 52, 107, 180, 220, 233, 248, 423}, []int{52, 180, 233, 423}},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
@@ -103,5 +104,35 @@ func TestGraphChannelRecovers(t *testing.T) {
 				t.Errorf("look-backs %v, recovered %v; want %v, %v", all, recovered, tc.lookBacks, tc.recovered)
 			}
 		})
+	}
+}
+
+// TestNamedFilesPathsFirst: a file the query names by its path comes
+// before one it names only through a symbol the file defines, even when
+// the symbol is mentioned later. In pi-cwl__large-session, theme.ts
+// defines "theme", a word of nearly every sentence about themes.
+func TestNamedFilesPathsFirst(t *testing.T) {
+	s, _ := prepare(t, "pi/pi-cwl__large-session.jsonl")
+	ix, err := newIndex(context.Background(), code.ReadSession("m", s, nil), s.Threads[0], 0, lexical.Build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"edit: packages/coding-agent/README.md\nNow the README shows how to copy a built-in theme",
+			[]string{"packages/coding-agent/README.md", "README.md", "packages/coding-agent/src/theme/theme.ts"}},
+		{"read README.md, then packages/coding-agent/src/theme/dark.json",
+			[]string{"packages/coding-agent/src/theme/dark.json", "packages/coding-agent/README.md", "README.md"}},
+		{"how is the theme chosen", []string{"packages/coding-agent/src/theme/theme.ts"}},
+	} {
+		var got []string
+		for _, f := range ix.namedFiles(tc.query) {
+			got = append(got, f.Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q names %v, want %v", tc.query, got, tc.want)
+		}
 	}
 }

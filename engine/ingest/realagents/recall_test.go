@@ -253,4 +253,7 @@ func measureLookBacks(t *testing.T, dir string, budget int) {
 	}
 	t.Logf("look-backs at τ %d over %d requests: %d (%d not in the memory); memory recovered %d (%d tokens), BM25 %d (%d tokens)",
 		budget, life.Requests, r.LookBacks, r.Skipped, r.Memory.Recovered, r.Memory.Tokens, r.BM25.Recovered, r.BM25.Tokens)
+	if r.Memory.Recovered < r.BM25.Recovered {
+		t.Errorf("the memory brings back %d evicted reads, BM25 over the same passages %d", r.Memory.Recovered, r.BM25.Recovered)
+	}
 }

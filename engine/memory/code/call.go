@@ -147,8 +147,11 @@ func ReadCall(b *session.Block, cls *cwl.Classifier) Call {
 		}
 	case cwl.ClassSearch:
 		c.Verb, c.Pattern = VerbSearch, firstOf(a.Pattern, a.Query)
-		if c.Pattern == "" && p != "" {
+		switch {
+		case c.Pattern == "" && p != "":
 			c.Pattern = p
+		case looksLikeFile(p):
+			c.Paths = []string{p} // the one file searched
 		}
 	case cwl.ClassEdit:
 		editCall(&c, &a, p, b.Arguments)
@@ -203,9 +206,9 @@ func shellCall(c *Call, line string) {
 	case len(sh.Reads) > 0 && !sh.Test:
 		c.Verb, c.Paths = VerbRead, sh.Reads
 	case sh.Pattern != "":
-		c.Verb, c.Pattern = VerbSearch, sh.Pattern
+		c.Verb, c.Pattern, c.Paths = VerbSearch, sh.Pattern, sh.Names
 	default:
-		c.Verb = VerbRun
+		c.Verb, c.Paths = VerbRun, sh.Names
 	}
 }
 

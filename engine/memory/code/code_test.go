@@ -3,6 +3,7 @@ package code
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,6 +23,11 @@ func TestReadShell(t *testing.T) {
 		{"sed -n '10,40p' pkg/x.py", Shell{Command: "sed -n '10,40p' pkg/x.py", Program: "sed", Reads: []string{"pkg/x.py"}}},
 		{`rg -n "func Foo" engine/`, Shell{Command: `rg -n "func Foo" engine/`, Program: "rg", Pattern: "func Foo"}},
 		{`find . -name "*.ts"`, Shell{Command: `find . -name "*.ts"`, Program: "find", Pattern: "*.ts"}},
+		{"grep -n add calc.sh test.sh", Shell{Command: "grep -n add calc.sh test.sh", Program: "grep", Pattern: "add", Names: []string{"calc.sh", "test.sh"}}},
+		{`grep -rn "theme" src/ docs/*.md Makefile`, Shell{Command: `grep -rn "theme" src/ docs/*.md Makefile`, Program: "grep", Pattern: "theme", Names: []string{"Makefile"}}},
+		{"wc -l calc.sh test.sh notes.md", Shell{Command: "wc -l calc.sh test.sh notes.md", Program: "wc", Names: []string{"calc.sh", "test.sh", "notes.md"}}},
+		{"diff -u a/x.go b/x.go", Shell{Command: "diff -u a/x.go b/x.go", Program: "diff", Names: []string{"a/x.go", "b/x.go"}}},
+		{"ls -la", Shell{Command: "ls -la", Program: "ls"}},
 		{"pip install -U requests flask", Shell{Command: "pip install -U requests flask", Program: "pip", Installs: []string{"requests", "flask"}}},
 		{"cat > types/a.ts << 'EOF'\nexport type A = 1\nEOF", Shell{Command: "cat > types/a.ts << 'EOF'", Program: "cat", Writes: []string{"types/a.ts"}, Body: "export type A = 1"}},
 	} {
@@ -29,6 +35,17 @@ func TestReadShell(t *testing.T) {
 		tc.want.Line = tc.line
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("ReadShell(%q)\n got %+v\nwant %+v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestLooksLikeFile(t *testing.T) {
+	for w, want := range map[string]bool{
+		"calc.sh": true, "src/theme/dark.json": true, ".env": true, "Makefile": true, "pkg/Dockerfile": true,
+		"src": false, "src/": false, ".": false, "..": false, "*.ts": false, "docs/[a-z].md": false, "": false, "add": false,
+	} {
+		if got := looksLikeFile(w); got != want {
+			t.Errorf("looksLikeFile(%q) = %v, want %v", w, got, want)
 		}
 	}
 }
@@ -180,5 +197,60 @@ func TestFixedByAndTestedBy(t *testing.T) {
 		if !got[want] {
 			t.Errorf("missing %q; have %v", want, got)
 		}
+	}
+}
+
+// TestSearchesAndInspectionsAreAboutTheirFiles: what a search over named
+// files and an inspecting command (wc) print is evidence about those
+// files, so that the files' entity leads to it; a directory searched is
+// not a file.
+func TestSearchesAndInspectionsAreAboutTheirFiles(t *testing.T) {
+	call := func(id, tool, args string) session.Block {
+		return session.Block{Type: session.BlockToolCall, ToolName: tool, ToolCallID: id, Arguments: json.RawMessage(args)}
+	}
+	result := func(id, text string) session.Block {
+		return session.Block{Type: session.BlockToolResult, ToolCallID: id, Content: []session.Block{{Type: session.BlockText, Text: text}}}
+	}
+	msgs := []*session.Message{
+		{Role: session.RoleUser, Blocks: []session.Block{{Type: session.BlockText, Text: "why does the adder subtract"}}},
+		{Role: session.RoleAssistant, Blocks: []session.Block{call("1", "Bash", `{"command":"grep -n add calc.sh test.sh src/"}`)}},
+		{Role: session.RoleTool, Blocks: []session.Block{result("1", "calc.sh:2:add() {\ntest.sh:1:. ./calc.sh")}},
+		{Role: session.RoleAssistant, Blocks: []session.Block{call("2", "Bash", `{"command":"wc -l calc.sh notes.md"}`)}},
+		{Role: session.RoleTool, Blocks: []session.Block{result("2", " 3 calc.sh\n 2 notes.md\n 5 total")}},
+		{Role: session.RoleAssistant, Blocks: []session.Block{call("3", "Grep", `{"pattern":"subtract","path":"calc.sh"}`)}},
+		{Role: session.RoleTool, Blocks: []session.Block{result("3", "2:  echo $(( $1 - $2 ))")}},
+	}
+	r := NewReader("m", nil)
+	for i, m := range msgs {
+		r.Add(0, &session.Entry{ID: string(rune('a' + i)), Kind: session.EntryMessage, Message: m, Line: i + 1})
+	}
+	mem := r.Memory()
+	got := map[string][]string{} // predicate and file: the passages
+	for _, rel := range mem.Graph.Relations() {
+		o, _ := mem.Graph.Entity(rel.Object)
+		if o.Type == TypeFile {
+			got[rel.Predicate+" "+o.Name] = rel.Passages
+		}
+	}
+	// Entries a…g: the results are c (grep), e (wc) and g (Grep).
+	for want, results := range map[string][]string{
+		"searched calc.sh":   {"c#0", "g#0"},
+		"searched test.sh":   {"c#0"},
+		"inspected calc.sh":  {"e#0"},
+		"inspected notes.md": {"e#0"},
+	} {
+		for _, id := range results {
+			if !slices.Contains(got[want], id) {
+				t.Errorf("no %q with the result %s; have %v", want, id, got)
+			}
+		}
+	}
+	for k := range got {
+		if strings.HasSuffix(k, " src") || strings.HasSuffix(k, " src/") {
+			t.Errorf("a directory became a file: %q", k)
+		}
+	}
+	if p, ok := mem.Passage("f#0"); !ok || p.Text != "Grep: subtract in calc.sh" {
+		t.Errorf("the search call's passage: %+v", p)
 	}
 }

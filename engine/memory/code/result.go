@@ -19,13 +19,16 @@ func describeCall(c Call, b *session.Block) string {
 		if len(c.Shell.Writes) > 0 {
 			return head // the here-document is the line
 		}
+	case c.Pattern != "":
+		head += ": " + c.Pattern
+		if len(c.Paths) > 0 {
+			head += " in " + strings.Join(c.Paths, ", ")
+		}
 	case len(c.Paths) > 0:
 		head += ": " + strings.Join(c.Paths, ", ")
 		if c.Lines != "" {
 			head += " (" + c.Lines + ")"
 		}
-	case c.Pattern != "":
-		head += ": " + c.Pattern
 	case c.URL != "":
 		head += ": " + c.URL
 	default:
@@ -83,6 +86,9 @@ func (r *Reader) result(st *threadState, ref Ref, b *session.Block, at time.Time
 		}
 	case VerbSearch:
 		r.relate(task, "searched", r.entity(c.Pattern, TypeSearch), "", evidence, at)
+		for _, p := range c.Paths { // what it told of the files it ran over
+			r.relate(task, "searched", r.entity(p, TypeFile), "for "+c.Pattern, evidence, at)
+		}
 	case VerbEdit, VerbCreate:
 		pred := "edited"
 		if c.Verb == VerbCreate {
@@ -103,6 +109,9 @@ func (r *Reader) result(st *threadState, ref Ref, b *session.Block, at time.Time
 		}
 	case VerbRun:
 		r.run(st, task, c.Shell, bad, text, evidence, at)
+		for _, p := range c.Paths { // what wc, stat, diff… told of the files
+			r.relate(task, "inspected", r.entity(p, TypeFile), c.Shell.Command, evidence, at)
+		}
 	case VerbFetch:
 		r.relate(task, "fetched", r.entity(c.URL, TypeURL), "", evidence, at)
 	default:

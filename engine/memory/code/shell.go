@@ -28,6 +28,11 @@ type Shell struct {
 	Body   string
 	// Pattern is what the command searches for (grep, rg, find -name).
 	Pattern string
+	// Names are the files a command looks at without printing them whole:
+	// those a search runs over (grep PATTERN FILE…) and those wc, stat,
+	// diff and the like inspect. Only words that look like files count
+	// (see looksLikeFile), not directories or globs.
+	Names []string
 	// Installs are packages the command installs.
 	Installs []string
 }
@@ -43,11 +48,12 @@ var (
 		`make\b|cargo\s+(build|check|clippy|run)|python3?\s+\S+\.py|node\s+\S+|eslint|ruff|mypy|pyright|gcc|g\+\+|clang|javac|mvn|gradle|dotnet\s+build|swift\s+build)`)
 	installCmd = regexp.MustCompile(`^(?:(?:npm|pnpm)\s+(?:i|install|add)|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+(?:pip\s+install|add)|` +
 		`poetry\s+add|go\s+get|cargo\s+add|gem\s+install|(?:sudo\s+)?apt(?:-get)?\s+install)\s+(.*)$`)
-	readCmd   = regexp.MustCompile(`^(cat|head|tail|nl|less|more|bat)\s+(.*)$`)
-	sedPrint  = regexp.MustCompile(`^sed\s+-n\s+(?:'[^']*'|"[^"]*"|\S+)\s+(.*)$`)
-	searchCmd = regexp.MustCompile(`^(grep|rg|ag|ack|git\s+grep)\s+(.*)$`)
-	findName  = regexp.MustCompile(`^find\s+.*?-i?name\s+("[^"]*"|'[^']*'|\S+)`)
-	hereDoc   = regexp.MustCompile(`^(?:cat|tee)\s+(?:-a\s+)?>{0,2}\s*("[^"]*"|'[^']*'|[^\s<>]+)\s*<<-?\s*['"]?(\w+)['"]?\s*$`)
+	readCmd    = regexp.MustCompile(`^(cat|head|tail|nl|less|more|bat)\s+(.*)$`)
+	sedPrint   = regexp.MustCompile(`^sed\s+-n\s+(?:'[^']*'|"[^"]*"|\S+)\s+(.*)$`)
+	searchCmd  = regexp.MustCompile(`^(grep|rg|ag|ack|git\s+grep)\s+(.*)$`)
+	inspectCmd = regexp.MustCompile(`^(wc|stat|file|diff|cmp|du|md5sum|sha1sum|sha256sum)\s+(.*)$`)
+	findName   = regexp.MustCompile(`^find\s+.*?-i?name\s+("[^"]*"|'[^']*'|\S+)`)
+	hereDoc    = regexp.MustCompile(`^(?:cat|tee)\s+(?:-a\s+)?>{0,2}\s*("[^"]*"|'[^']*'|[^\s<>]+)\s*<<-?\s*['"]?(\w+)['"]?\s*$`)
 )
 
 // ReadShell reads one shell command line.
@@ -93,12 +99,43 @@ func ReadShell(line string) Shell {
 	}
 	if m := searchCmd.FindStringSubmatch(cmd); m != nil {
 		if args := nonFlags(m[2]); len(args) > 0 {
-			sh.Pattern = args[0]
+			sh.Pattern, sh.Names = args[0], fileNames(args[1:])
 		}
 	} else if m := findName.FindStringSubmatch(cmd); m != nil {
 		sh.Pattern = unquote(m[1])
+	} else if m := inspectCmd.FindStringSubmatch(cmd); m != nil {
+		sh.Names = fileNames(fileArgs(m[2]))
 	}
 	return sh
+}
+
+// fileNames keeps the words that look like files.
+func fileNames(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if looksLikeFile(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// looksLikeFile reports whether a command's operand names a file rather
+// than a directory, a glob or a pattern: its last element has an
+// extension (calc.sh, README.md, .env) or is a well-known file without
+// one (Makefile, Dockerfile), and it holds no glob or space.
+func looksLikeFile(w string) bool {
+	if w == "" || strings.ContainsAny(w, "*?[]{} \t") || strings.HasSuffix(w, "/") {
+		return false
+	}
+	base := w[strings.LastIndexByte(w, '/')+1:]
+	switch base {
+	case "", ".", "..":
+		return false
+	case "Makefile", "Dockerfile", "LICENSE", "Gemfile", "Rakefile", "Procfile":
+		return true
+	}
+	return strings.Contains(base, ".")
 }
 
 // fileArgs returns the words of args that look like files: not flags,

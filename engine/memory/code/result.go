@@ -90,23 +90,7 @@ func (r *Reader) result(st *threadState, ref Ref, b *session.Block, at time.Time
 			r.relate(task, "searched", r.entity(p, TypeFile), "for "+c.Pattern, evidence, at)
 		}
 	case VerbEdit, VerbCreate:
-		pred := "edited"
-		if c.Verb == VerbCreate {
-			pred = "created"
-		}
-		for _, p := range c.Paths {
-			file := r.entity(p, TypeFile)
-			if bad {
-				r.failure(file, text, evidence, at)
-				continue
-			}
-			r.relate(task, pred, file, "", evidence, at)
-			r.code(file, p, c.Text, []string{pc.passage}, at)
-			st.untested = appendNew(st.untested, p)
-			for _, f := range st.open {
-				f.edits = appendNew(f.edits, p)
-			}
-		}
+		r.wrote(st, pc, bad, text, evidence, at)
 	case VerbRun:
 		r.run(st, task, c.Shell, bad, text, evidence, at)
 		for _, p := range c.Paths { // what wc, stat, diff… told of the files
@@ -116,6 +100,30 @@ func (r *Reader) result(st *threadState, ref Ref, b *session.Block, at time.Time
 		r.relate(task, "fetched", r.entity(c.URL, TypeURL), "", evidence, at)
 	default:
 		r.mentions(text, ids)
+	}
+}
+
+// wrote records an edit or a file's creation by call pc (or, when bad,
+// how it failed): the files it wrote, the code it wrote into them, and
+// that they are untested and may fix what a check left failing.
+func (r *Reader) wrote(st *threadState, pc pendingCall, bad bool, text string, evidence []string, at time.Time) {
+	c := pc.call
+	pred := "edited"
+	if c.Verb == VerbCreate {
+		pred = "created"
+	}
+	for _, p := range c.Paths {
+		file := r.entity(p, TypeFile)
+		if bad {
+			r.failure(file, text, evidence, at)
+			continue
+		}
+		r.relate(pc.task, pred, file, "", evidence, at)
+		r.code(file, p, c.Text, []string{pc.passage}, at)
+		st.untested = appendNew(st.untested, p)
+		for _, f := range st.open {
+			f.edits = appendNew(f.edits, p)
+		}
 	}
 }
 

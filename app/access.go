@@ -53,8 +53,6 @@ var accessTable = map[string]rule{
 	"Sessions.Delete":            {who: forOperators}, // others' sessions
 	"Sessions.Open":              {who: forMembers},
 	"Sessions.MarkSeen":          {who: forMembers},
-	"Sessions.Counters":          {who: forMembers},
-	"Sessions.Timeline":          {who: forMembers},
 	"UI.Environment":             {who: forMembers},
 	"UI.Rendered":                {who: forMembers},
 	"UI.GuideSeen":               {who: forMembers},

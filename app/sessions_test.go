@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"ctxscope/engine/debug"
 )
 
 const piDir = "../testdata/shared/sessions/pi/"
@@ -44,12 +45,12 @@ func TestNewWorkspaceGetsTheDemoOnce(t *testing.T) {
 	if !info.Demo || info.Requests != 32 || info.Errors != 0 || info.Format != "pi" {
 		t.Fatalf("demo: %+v", info)
 	}
-	v, err := a.sessions.Timeline(context.Background(), info.Key, "estimate")
+	v, err := a.debugger.Replay(context.Background(), info.Key, debug.Params{Counter: "estimate", Policy: "none"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Points) != 32 || v.Points[31].Tokens != 13787 {
-		t.Fatalf("demo timeline: %d points, last %d tokens", len(v.Points), v.Points[len(v.Points)-1].Tokens)
+	if len(v.Before) != 32 || v.Before[31] != 13787 {
+		t.Fatalf("demo replay: %d requests, last %v tokens", len(v.Before), v.Before[len(v.Before)-1:])
 	}
 	// Deleted, it stays deleted: the workspace is seeded once.
 	if err := a.sessions.Delete(context.Background(), info.Key); err != nil {
@@ -121,36 +122,6 @@ func TestInitialFileIsReadAgainOnlyWhenItChanged(t *testing.T) {
 	}
 }
 
-func TestTimelineBreakdownsAddUp(t *testing.T) {
-	a := newApp(t, Options{})
-	info, err := a.sessions.OpenPath(context.Background(), piDir+"pi-cwl__before-compaction.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, counter := range []string{"estimate", "o200k"} {
-		v, err := a.sessions.Timeline(context.Background(), info.Key, counter)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(v.Points) != 484 || len(v.Compactions) != 2 || v.Compactions[0].NextRequest != 173 {
-			t.Fatalf("%s: %d points, compactions %+v", counter, len(v.Points), v.Compactions)
-		}
-		for _, p := range v.Points {
-			sum := 0.0
-			for _, x := range p.Breakdown {
-				sum += x
-			}
-			if math.Abs(sum-float64(p.Tokens)) > 1e-6 {
-				t.Fatalf("%s request %d: breakdown %v sums to %v, tokens %d", counter, p.Request, p.Breakdown, sum, p.Tokens)
-			}
-		}
-		c := v.Compactions[0].NextRequest
-		if v.Points[c].Tokens >= v.Points[c-1].Tokens {
-			t.Fatalf("%s: no drop at the compaction: %d then %d", counter, v.Points[c-1].Tokens, v.Points[c].Tokens)
-		}
-	}
-}
-
 func TestOpenPathErrors(t *testing.T) {
 	a := newApp(t, Options{})
 	if _, err := a.sessions.OpenPath(context.Background(), ""); err == nil {
@@ -159,11 +130,11 @@ func TestOpenPathErrors(t *testing.T) {
 	if _, err := a.sessions.OpenPath(context.Background(), "/nonexistent/x.jsonl"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := a.sessions.Timeline(context.Background(), "nope", "estimate"); !errors.Is(err, ErrNotFound) {
+	if _, err := a.sessions.Open(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown key: %v", err)
 	}
 	info, _ := a.sessions.OpenDemo(context.Background())
-	if _, err := a.sessions.Timeline(context.Background(), info.Key, "gpt2"); err == nil {
+	if _, err := a.debugger.Replay(context.Background(), info.Key, debug.Params{Counter: "gpt2"}); err == nil {
 		t.Error("unknown counter accepted")
 	}
 	if _, err := a.sessions.OpenDialog(context.Background()); !errors.Is(err, ErrNoDialog) {

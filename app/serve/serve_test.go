@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"ctxscope/app"
+	"ctxscope/engine/debug"
 )
 
 // start serves a fresh app on a free loopback port for the test's life.
@@ -280,7 +281,7 @@ func TestCallsSayTheServersTime(t *testing.T) {
 		want   int
 	}{
 		{"OpenPath", []any{"../../testdata/shared/sessions/pi/pi-cwl__large-session.jsonl"}, http.StatusOK},
-		{"Timeline", []any{"missing", "estimate"}, http.StatusUnprocessableEntity},
+		{"Open", []any{"missing"}, http.StatusUnprocessableEntity},
 	} {
 		code, body, h := callForHeader(t, s, "Sessions", tc.method, tc.args...)
 		if code != tc.want {
@@ -305,13 +306,13 @@ func TestCallsReachTheBoundServices(t *testing.T) {
 	if info.Requests != 453 || info.Format != "pi" {
 		t.Fatalf("OpenPath: got %d requests of format %q, want 453 pi", info.Requests, info.Format)
 	}
-	code, body = call(t, s, "Sessions", "Timeline", info.Key, "estimate")
-	var tl app.TimelineView
-	if code != http.StatusOK || json.Unmarshal(body, &tl) != nil || len(tl.Points) != 453 {
-		t.Fatalf("Timeline: %d, %d points", code, len(tl.Points))
+	code, body = call(t, s, "Debugger", "Replay", info.Key, debug.Params{Counter: "estimate", Policy: "paper", Budget: 20000})
+	var tl debug.Timeline
+	if code != http.StatusOK || json.Unmarshal(body, &tl) != nil || len(tl.Before) != 453 {
+		t.Fatalf("Replay: %d, %d requests", code, len(tl.Before))
 	}
-	if last := tl.Points[len(tl.Points)-1]; last.Tokens <= 0 || len(last.Breakdown) != len(tl.Categories) {
-		t.Fatalf("last point %+v", last)
+	if last := len(tl.After) - 1; tl.Before[last] <= 0 || tl.After[last] > 20000 || len(tl.Evictions) == 0 {
+		t.Fatalf("last request %d → %d tokens, %d evictions", tl.Before[last], tl.After[last], len(tl.Evictions))
 	}
 }
 
@@ -325,9 +326,9 @@ func TestCallErrors(t *testing.T) {
 	}{
 		{"unknown method", "Sessions", "Nope", nil, http.StatusNotFound},
 		{"unknown service", "Os", "Exit", nil, http.StatusNotFound},
-		{"wrong arity", "Sessions", "Timeline", []any{"x"}, http.StatusBadRequest},
+		{"wrong arity", "Debugger", "Replay", []any{"x"}, http.StatusBadRequest},
 		{"wrong type", "Sessions", "OpenPath", []any{42}, http.StatusBadRequest},
-		{"method error", "Sessions", "Timeline", []any{"missing", "estimate"}, http.StatusUnprocessableEntity},
+		{"method error", "Debugger", "Replay", []any{"missing", debug.Params{}}, http.StatusUnprocessableEntity},
 		{"missing file", "Sessions", "OpenPath", []any{"/nonexistent/session.jsonl"}, http.StatusUnprocessableEntity},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

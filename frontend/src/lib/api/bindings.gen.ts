@@ -130,17 +130,6 @@ export interface Cluster {
   buffered: number;
 }
 
-// Compaction is report.Compaction.
-export interface Compaction {
-  line: number;
-  entryId: string;
-  time: string;
-  tokensBefore: number;
-  nextRequest: number;
-  thread: string;
-  summary: string;
-}
-
 // Context is debug.Context.
 export interface Context {
   request: number;
@@ -230,7 +219,7 @@ export interface Drawing {
 export interface DrawnEdge {
   from: string;
   to: string;
-  points: GraphvizPoint[];
+  points: Point[];
   spline?: boolean;
   future?: boolean;
 }
@@ -357,12 +346,6 @@ export interface GraphRequest {
   center: string;
   hops: number;
   limit: number;
-}
-
-// GraphvizPoint is graphviz.Point.
-export interface GraphvizPoint {
-  x: number;
-  y: number;
 }
 
 // Hit is app.Hit.
@@ -644,17 +627,10 @@ export interface PassagePlace {
   thread: number;
 }
 
-// Point is report.Point.
+// Point is graphviz.Point.
 export interface Point {
-  request: number;
-  line: number;
-  entryId: string;
-  time: string;
-  tokens: number;
-  breakdown: number[];
-  messages: number;
-  reported: number;
-  afterCompaction?: boolean;
+  x: number;
+  y: number;
 }
 
 // ProviderView is debug.ProviderView.
@@ -1032,15 +1008,6 @@ export interface Timeline {
   window: number;
 }
 
-// TimelineView is app.TimelineView.
-export interface TimelineView {
-  sessionId: string;
-  counter: string;
-  categories: string[];
-  points: Point[];
-  compactions: Compaction[];
-}
-
 // Variant is recall.Variant.
 export interface Variant {
   policy: string;
@@ -1106,8 +1073,6 @@ export const Sessions = {
   Delete: (key: string) => call<void>('Sessions', 'Delete', key),
   Open: (key: string) => call<SessionInfo>('Sessions', 'Open', key),
   MarkSeen: (key: string, requests: number) => call<void>('Sessions', 'MarkSeen', key, requests),
-  Counters: () => call<string[]>('Sessions', 'Counters'),
-  Timeline: (id: string, counter: string) => call<TimelineView>('Sessions', 'Timeline', id, counter),
 };
 
 // UI is the UI service.

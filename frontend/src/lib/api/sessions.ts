@@ -19,8 +19,6 @@ export const sessionsApi = {
   openPath: Sessions.OpenPath,
   openDialog: Sessions.OpenDialog,
   openDemo: Sessions.OpenDemo,
-  counters: Sessions.Counters,
-  timeline: Sessions.Timeline,
   upload: async (file: File) => {
     if (!backend.upload) throw new Error('upload is only available in the browser');
     return (await backend.upload(file)) as SessionInfo;

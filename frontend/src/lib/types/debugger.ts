@@ -54,7 +54,7 @@ export type Curve = G.Curve;
 // as it cost and as it would have cost sent unmodified.
 export type LiveCost = G.LiveCost;
 
-export type GraphPoint = G.GraphvizPoint;
+export type GraphPoint = G.Point;
 
 export type DrawnNode = G.DrawnNode;
 

@@ -8,9 +8,3 @@ import type * as G from '../api/bindings.gen';
 export type Environment = G.Environment;
 
 export type SessionInfo = G.SessionInfo;
-
-export type Point = G.Point;
-
-export type Compaction = G.Compaction;
-
-export type TimelineView = G.TimelineView;

@@ -6,7 +6,7 @@ import (
 )
 
 // A package that owns tables of its own in the workspace (the memory's,
-// engine/memory/memstore) reads and writes them through the two methods
+// engine/memory/memstore) reads and writes them through the methods
 // below, so that its writes queue with every other writer, reach every
 // process in the change feed, and run on either engine. Its queries are
 // written, as the store's are, in the SQL that SQLite and PostgreSQL
@@ -31,3 +31,16 @@ func (s *Store) Write(ctx context.Context, kind ChangeKind, fn func(tx *sql.Tx) 
 // Reader returns the workspace's query-only connections, which read what
 // the last committed write left.
 func (s *Store) Reader() *sql.DB { return s.read }
+
+// Snapshot begins a read-only transaction whose reads all see one
+// committed state, whatever is written meanwhile: on SQLite, which reads
+// a snapshot from a transaction's first read on; on PostgreSQL, at
+// REPEATABLE READ (its default, READ COMMITTED, lets each statement see
+// the writes committed before it). The caller rolls it back when done.
+func (s *Store) Snapshot(ctx context.Context) (*sql.Tx, error) {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.d.name() == "postgres" {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	return s.read.BeginTx(ctx, opts)
+}

@@ -47,14 +47,22 @@ func putEntities(tx *sql.Tx, id int64, es []Entity) error {
 // Entities returns the set's entities in the order they were first
 // stored. Aliases come back lower-cased and sorted, as the name index
 // keeps them, and only those the entity holds in it.
-func (t Tables) Entities(ctx context.Context, set string) ([]Entity, error) {
-	return t.entities(ctx, `e.set_id = `+setID, set)
+func (t Tables) Entities(ctx context.Context, set string) (es []Entity, err error) {
+	err = t.snapshot(ctx, func(t Tables) error {
+		es, err = t.entities(ctx, `e.set_id = `+setID, set)
+		return err
+	})
+	return es, err
 }
 
 // ResolveEntity finds the entity that holds name (or an alias equal to
 // it, ignoring case), or returns ErrNoEntity.
 func (t Tables) ResolveEntity(ctx context.Context, set, name string) (Entity, error) {
-	es, err := t.entities(ctx, `e.id = (SELECT entity_id FROM entity_names WHERE set_id = `+setID+` AND name = ?)`, set, strings.ToLower(name))
+	var es []Entity
+	err := t.snapshot(ctx, func(t Tables) (err error) {
+		es, err = t.entities(ctx, `e.id = (SELECT entity_id FROM entity_names WHERE set_id = `+setID+` AND name = ?)`, set, strings.ToLower(name))
+		return err
+	})
 	if err != nil {
 		return Entity{}, err
 	}
@@ -67,6 +75,7 @@ func (t Tables) ResolveEntity(ctx context.Context, set, name string) (Entity, er
 // entities reads the entities that where selects, with their aliases: the
 // entities first, then the aliases of the same entities, joined here
 // rather than aggregated in SQL, which each engine spells its own way.
+// The two reads must see the same state: t reads in a snapshot.
 func (t Tables) entities(ctx context.Context, where string, args ...any) ([]Entity, error) {
 	var rows []int64
 	es, err := queryAll(ctx, t, `SELECT e.id, e.eid, e.name, e.source, e.metadata FROM entities e WHERE `+where+` ORDER BY e.id`,

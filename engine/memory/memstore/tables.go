@@ -20,10 +20,28 @@ import (
 // concurrent use.
 type Tables struct {
 	ws *wstore.Store
+	q  querier // where reads go: the workspace's readers, or one read transaction
+}
+
+// querier is what reads need of a connection pool or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // TablesOf returns the memory tables of an open workspace.
-func TablesOf(ws *wstore.Store) Tables { return Tables{ws: ws} }
+func TablesOf(ws *wstore.Store) Tables { return Tables{ws: ws, q: ws.Reader()} }
+
+// snapshot runs fn with tables whose reads all see the same committed
+// state (see wstore.Store.Snapshot).
+func (t Tables) snapshot(ctx context.Context, fn func(Tables) error) error {
+	tx, err := t.ws.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // a read-only transaction has nothing to commit
+	return fn(Tables{ws: t.ws, q: tx})
+}
 
 // notFound is the error for an unknown memory set.
 func notFound(set string) error { return fmt.Errorf("%w: %s", ErrNotFound, set) }
@@ -57,7 +75,7 @@ func (t Tables) Sets(ctx context.Context) ([]MemorySet, error) {
 // Revision returns the revision of a memory set, or ErrNotFound.
 func (t Tables) Revision(ctx context.Context, name string) (int, error) {
 	var rev int
-	err := t.ws.Reader().QueryRowContext(ctx, `SELECT revision FROM memory_sets WHERE name = ?`, name).Scan(&rev)
+	err := t.q.QueryRowContext(ctx, `SELECT revision FROM memory_sets WHERE name = ?`, name).Scan(&rev)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, notFound(name)
 	}
@@ -127,13 +145,22 @@ func putMemoryData(tx *sql.Tx, id int64, d MemoryData) error {
 	return nil
 }
 
-// Read reads a whole memory set, each layer in the order it was stored.
-// It returns ErrNotFound for an unknown set.
-func (t Tables) Read(ctx context.Context, name string) (MemorySet, MemoryData, error) {
+// Read reads a whole memory set, each layer in the order it was stored,
+// all as one committed state: a write to the set meanwhile is either all
+// in it or not at all. It returns ErrNotFound for an unknown set.
+func (t Tables) Read(ctx context.Context, name string) (set MemorySet, d MemoryData, err error) {
+	err = t.snapshot(ctx, func(t Tables) error {
+		set, d, err = t.read(ctx, name)
+		return err
+	})
+	return set, d, err
+}
+
+func (t Tables) read(ctx context.Context, name string) (MemorySet, MemoryData, error) {
 	var set MemorySet
 	var d MemoryData
 	var created, meta string
-	err := t.ws.Reader().QueryRowContext(ctx, `SELECT name, kind, revision, created_at, metadata FROM memory_sets WHERE name = ?`, name).
+	err := t.q.QueryRowContext(ctx, `SELECT name, kind, revision, created_at, metadata FROM memory_sets WHERE name = ?`, name).
 		Scan(&set.Name, &set.Kind, &set.Revision, &created, &meta)
 	if errors.Is(err, sql.ErrNoRows) {
 		return set, d, notFound(name)
@@ -145,7 +172,7 @@ func (t Tables) Read(ctx context.Context, name string) (MemorySet, MemoryData, e
 	if d.Passages, err = t.Passages(ctx, name); err != nil {
 		return set, d, err
 	}
-	if d.Entities, err = t.Entities(ctx, name); err != nil {
+	if d.Entities, err = t.entities(ctx, `e.set_id = `+setID, name); err != nil {
 		return set, d, err
 	}
 	if d.Relations, err = t.Relations(ctx, name, ""); err != nil {
@@ -198,7 +225,7 @@ func execEach[T any](tx *sql.Tx, query string, items []T, args func(T) []any) er
 
 // queryAll reads every row of a query.
 func queryAll[T any](ctx context.Context, t Tables, query string, scan func(*sql.Rows) (T, error), args ...any) ([]T, error) {
-	rows, err := t.ws.Reader().QueryContext(ctx, query, args...)
+	rows, err := t.q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,10 @@ package memstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -144,5 +146,58 @@ func TestReplaceMemorySet(t *testing.T) {
 	}
 	if err := s.Replace(ctx, " ", "x", MemoryData{}); err == nil {
 		t.Error("an empty name was accepted")
+	}
+}
+
+// TestReadIsOneState reads a set while another goroutine replaces it over
+// and over: every read is one version of the set, its metadata, passages,
+// entities and aliases all of the same write.
+func TestReadIsOneState(t *testing.T) {
+	s := TablesOf(openWorkspace(t))
+	ctx := context.Background()
+	version := func(v int) MemoryData {
+		n := strconv.Itoa(v)
+		return MemoryData{
+			Metadata: []byte(`{"v":"` + n + `"}`),
+			Passages: []Passage{{ID: "p1", Text: n}, {ID: "p2", Text: n}},
+			Entities: []Entity{{ID: "e1", Name: "e" + n, Aliases: []string{"a" + n}, Metadata: []byte(`{}`)}},
+		}
+	}
+	if err := s.Replace(ctx, "m", "test", version(0)); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for v := 1; v <= 200; v++ {
+			if err := s.Replace(ctx, "m", "test", version(v)); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for reads := 0; ; reads++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d reads during 200 writes", reads)
+			return
+		default:
+		}
+		_, d, err := s.Read(ctx, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var meta struct{ V string }
+		if err := json.Unmarshal(d.Metadata, &meta); err != nil {
+			t.Fatal(err)
+		}
+		v := meta.V
+		if len(d.Passages) != 2 || d.Passages[0].Text != v || d.Passages[1].Text != v ||
+			len(d.Entities) != 1 || d.Entities[0].Name != "e"+v || !reflect.DeepEqual(d.Entities[0].Aliases, []string{"a" + v}) {
+			t.Fatalf("a read mixes versions: metadata %s, passages %+v, entities %+v", v, d.Passages, d.Entities)
+		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 // exported method is missing here or a listed one does not exist.
 var boundMethods = map[string][]string{
 	"Sessions": {"List", "Initial", "OpenPath", "Import", "OpenDialog", "OpenDemo", "Delete", "Open", "MarkSeen"},
-	"UI": {"Environment", "Rendered", "GuideSeen", "AtWork"},
+	"UI":       {"Environment", "Rendered", "GuideSeen", "AtWork"},
 	"Debugger": {"Policies", "Counters", "Threads", "Replay", "ReplayStep", "Context", "Block", "Wire", "Sweep", "ExportReplay", "ExportTimelineSVG",
 		"SaveTimelineSVG", "SaveReplay", "SaveGraph", "Graph", "Search", "Locate", "Memory", "MemoryVariants", "LocatePassage"},
 	"Live": {"Discovery", "SetDiscovery", "Proxy", "SetProxy", "SetLiveEviction", "Follow", "Unfollow", "Following"},

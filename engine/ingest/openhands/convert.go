@@ -147,12 +147,8 @@ func (b *builder) toolCall(ev *event, line int) {
 				}
 			}
 		}
-		if u := resp.Usage; u != nil {
-			m.Usage = &session.Usage{Input: u.Prompt, Output: u.Completion}
-			if u.Details != nil {
-				m.Usage.Input -= u.Details.Cached
-				m.Usage.CacheRead = u.Details.Cached
-			}
+		if resp.Usage != nil {
+			m.Usage = resp.Usage.Session()
 		}
 	}
 	if resp == nil {

@@ -3,6 +3,8 @@ package openhands
 import (
 	"encoding/json"
 	"strings"
+
+	"ctxscope/engine/ingest/internal/norm"
 )
 
 // event is one OpenHands V0 event (the legacy OpenHands server and its
@@ -51,13 +53,7 @@ type modelResponse struct {
 			} `json:"tool_calls"`
 		} `json:"message"`
 	} `json:"choices"`
-	Usage *struct {
-		Prompt     int `json:"prompt_tokens"`
-		Completion int `json:"completion_tokens"`
-		Details    *struct {
-			Cached int `json:"cached_tokens"`
-		} `json:"prompt_tokens_details"`
-	} `json:"usage"`
+	Usage *norm.ChatUsage `json:"usage"`
 }
 
 // args is the part of an action's arguments that becomes message text.

@@ -6,6 +6,7 @@ import (
 
 	json "github.com/segmentio/encoding/json"
 
+	"ctxscope/engine/ingest/internal/norm"
 	"ctxscope/engine/proxy"
 	"ctxscope/engine/session"
 )
@@ -183,13 +184,7 @@ type chatEvent struct {
 		} `json:"delta"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *struct {
-		Prompt     int `json:"prompt_tokens"`
-		Completion int `json:"completion_tokens"`
-		Details    *struct {
-			Cached int `json:"cached_tokens"`
-		} `json:"prompt_tokens_details"`
-	} `json:"usage"`
+	Usage *norm.ChatUsage `json:"usage"`
 }
 
 // chatReply gathers a Chat Completions response from its events.
@@ -223,11 +218,7 @@ func chatResponse(evs []json.RawMessage) response {
 func (r *chatReply) add(ev *chatEvent) {
 	r.id, r.model = cmpOr(ev.ID, r.id), cmpOr(ev.Model, r.model)
 	if ev.Usage != nil {
-		r.usage = &session.Usage{Input: ev.Usage.Prompt, Output: ev.Usage.Completion}
-		if d := ev.Usage.Details; d != nil {
-			r.usage.Input -= d.Cached
-			r.usage.CacheRead = d.Cached
-		}
+		r.usage = ev.Usage.Session()
 	}
 	if len(ev.Choices) == 0 {
 		return

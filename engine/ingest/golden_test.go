@@ -52,12 +52,7 @@ func summarize(ss []*session.Session) *summary {
 			if sum.Recorded == nil {
 				sum.Recorded = &session.Recorded{From: r.From}
 			}
-			sum.Recorded.Usage.Input += r.Usage.Input
-			sum.Recorded.Usage.Output += r.Usage.Output
-			sum.Recorded.Usage.CacheRead += r.Usage.CacheRead
-			sum.Recorded.Usage.CacheWrite += r.Usage.CacheWrite
-			sum.Recorded.Usage.Reasoning += r.Usage.Reasoning
-			sum.Recorded.Usage.Cost += r.Usage.Cost
+			sum.Recorded.Usage.Add(r.Usage)
 			sum.Recorded.Calls += r.Calls
 			sum.Recorded.Context += r.Context
 		}
@@ -90,12 +85,7 @@ func (sum *summary) thread(t *session.Thread) {
 			sum.MessagesOrigin[m.Origin]++
 		}
 		if u := m.Usage; u != nil {
-			sum.Usage.Input += u.Input
-			sum.Usage.Output += u.Output
-			sum.Usage.CacheRead += u.CacheRead
-			sum.Usage.CacheWrite += u.CacheWrite
-			sum.Usage.Reasoning += u.Reasoning
-			sum.Usage.Cost += u.Cost
+			sum.Usage.Add(*u)
 		}
 		for _, b := range m.Blocks {
 			switch b.Type {

@@ -213,12 +213,7 @@ func (r *Report) addUsage(u *session.Usage) {
 		return
 	}
 	r.WithUsage++
-	r.Usage.Input += u.Input
-	r.Usage.Output += u.Output
-	r.Usage.CacheRead += u.CacheRead
-	r.Usage.CacheWrite += u.CacheWrite
-	r.Usage.Reasoning += u.Reasoning
-	r.Usage.Cost += u.Cost
+	r.Usage.Add(*u)
 }
 
 // countBlock counts block b, marks the call a tool result answers in

@@ -121,6 +121,17 @@ type Usage struct {
 	ContextWindow int `json:"contextWindow,omitempty"`
 }
 
+// Add adds o's token counts and cost to u (not the context window, which
+// is a size, not a count).
+func (u *Usage) Add(o Usage) {
+	u.Input += o.Input
+	u.Output += o.Output
+	u.CacheRead += o.CacheRead
+	u.CacheWrite += o.CacheWrite
+	u.Reasoning += o.Reasoning
+	u.Cost += o.Cost
+}
+
 // Prompt returns the request's whole input as the provider counted it:
 // uncached, cache-read and cache-write tokens together.
 func (u Usage) Prompt() int { return u.Input + u.CacheRead + u.CacheWrite }

@@ -64,10 +64,7 @@ func (d *decoder) recordShutdown(raw json.RawMessage) {
 		rec = &session.Recorded{From: from}
 		d.s.Recorded = rec
 	}
-	rec.Usage.Input += u.Input
-	rec.Usage.Output += u.Output
-	rec.Usage.CacheRead += u.CacheRead
-	rec.Usage.CacheWrite += u.CacheWrite
+	rec.Usage.Add(u)
 	rec.Calls += calls
 	if sd.CurrentTokens > 0 {
 		rec.Context = sd.CurrentTokens

@@ -130,12 +130,7 @@ func convertSample(raw json.RawMessage, file string, line int, info logInfo) *se
 	if len(sm.ModelUsage) > 0 {
 		rec := &session.Recorded{From: "sample.model_usage"}
 		for _, mu := range sm.ModelUsage {
-			u := mu.normalized()
-			rec.Usage.Input += u.Input
-			rec.Usage.CacheRead += u.CacheRead
-			rec.Usage.CacheWrite += u.CacheWrite
-			rec.Usage.Output += u.Output
-			rec.Usage.Reasoning += u.Reasoning
+			rec.Usage.Add(mu.normalized())
 		}
 		s.Recorded = rec
 	}

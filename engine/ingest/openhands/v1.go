@@ -238,12 +238,7 @@ func (b *builder) stats(raw json.RawMessage) {
 	rec := &session.Recorded{From: "stats.usage_to_metrics.*.accumulated_token_usage"}
 	for _, m := range v.UsageToMetrics {
 		if m.Accumulated != nil {
-			u := usageOf(*m.Accumulated)
-			rec.Usage.Input += u.Input
-			rec.Usage.CacheRead += u.CacheRead
-			rec.Usage.CacheWrite += u.CacheWrite
-			rec.Usage.Output += u.Output
-			rec.Usage.Reasoning += u.Reasoning
+			rec.Usage.Add(*usageOf(*m.Accumulated))
 		}
 		rec.Usage.Cost += m.Cost
 	}

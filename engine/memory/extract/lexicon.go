@@ -66,7 +66,7 @@ var vagueWords = set("thing", "things", "stuff", "lot", "lots", "bit", "time", "
 	"sometime", "future", "past", "dream", "dreams", "haha", "lol", "omg", "yay", "hmm", "work", "lesson", "quote", "smell",
 	"portion", "chill", "resource", "resources", "impact", "change", "changes", "shape", "spots", "meeting", "together",
 	"come", "intricacy", "intricacies", "link", "look", "nap", "seat", "deep breath", "breath", "second", "turn", "right",
-	"summer", "winter", "spring", "fall", "autumn", "season", "distance", "bet", "bets")
+	"summer", "winter", "spring", "fall", "autumn", "season", "distance", "bet", "bets", "mix", "muse", "option", "options")
 
 func vagueWord(w string) bool { return vagueWords[strings.ToLower(w)] }
 
@@ -83,6 +83,13 @@ var eventNouns = set("party", "wedding", "concert", "festival", "conference", "c
 	"graduation", "interview", "audition", "rally", "march", "protest", "contest", "festival", "convention", "meetup")
 
 func event(lemma string) bool { return eventNouns[lemma] }
+
+// namedEvent reports whether a vague event head ("meeting", "event") is
+// made specific by the noun before it ("a council meeting", "my school
+// event").
+func namedEvent(head, before, beforeTag string) bool {
+	return event(head) && isCommon(beforeTag) && !vagueWord(before)
+}
 
 var orgWords = []string{"university", "college", "school", "inc", "company", "corp", "center", "centre", "club", "hospital",
 	"church", "institute", "foundation", "association", "society", "agency", "department", "team", "group", "academy", "studio"}
@@ -131,9 +138,24 @@ func alphabetic(w string) bool {
 }
 
 var conditionals = set("when", "if", "unless", "whenever", "while", "until", "once", "whether", "before", "after", "since",
-	"as", "crossed", "maybe", "hopefully", "wish", "dream", "dreamed", "dreamt", "where", "because")
+	"as", "crossed", "maybe", "hopefully", "wish", "hope", "dream", "dreamed", "dreamt", "where", "because")
 
 func conditional(w string) bool { return conditionals[w] }
+
+// objectPrepositions are prepositions the tagger may take for nouns; a
+// noun phrase does not end in one.
+var objectPrepositions = set("towards", "toward", "into", "onto", "upon", "across")
+
+// nameLike reports whether a capitalised word can be a person's name: not
+// a contraction ("You've") and not a gerund opening a sentence
+// ("Networking plays a role").
+func nameLike(w string) bool {
+	w = strings.ReplaceAll(w, "’", "'")
+	if strings.Contains(w, "'") && !strings.HasSuffix(w, "'s") {
+		return false
+	}
+	return !(len(w) > 5 && strings.HasSuffix(w, "ing"))
+}
 
 var greetings = set("hey", "hi", "hello", "thanks", "dear", "bye", "congrats", "congratulations", "yo", "oh", "wow")
 
@@ -182,7 +204,7 @@ func possession(obj string) bool {
 // genericHeads are nouns that name a kind of thing and say what only with
 // what follows them: "a trip to Canada", "a job as an analyst". Without
 // that, the triple says too little.
-var genericHeads = set("job", "class", "course", "trip", "project", "hobby", "game", "recipe", "book", "group", "friend",
+var genericHeads = set("connection", "passion", "interest", "bond", "job", "class", "course", "trip", "project", "hobby", "game", "recipe", "book", "group", "friend",
 	"program", "activity", "place", "thing", "workshop", "session", "lesson", "hike", "walk", "drive", "ride", "show", "tour",
 	"team", "club", "app", "tool", "site", "website", "video", "song", "movie", "music", "art", "food", "dish", "meal", "gift",
 	"present", "item", "toy", "stuff", "way", "skill", "habit", "routine", "schedule", "plan", "idea", "topic", "subject",
@@ -193,6 +215,18 @@ var genericHeads = set("job", "class", "course", "trip", "project", "hobby", "ga
 
 func genericHead(lemma string) bool { return genericHeads[lemma] }
 
+// topics are works that are about something: "a blog on car mods".
+var topics = set("blog", "article", "podcast", "post", "paper", "story", "documentary", "book", "course", "class", "talk",
+	"lecture", "video", "essay", "presentation", "workshop", "seminar", "series", "show", "song", "poem", "film", "movie")
+
+func topical(lemma string) bool { return topics[lemma] }
+
+// idioms are a verb and an object that together say no fact.
+var idioms = set("cross finger", "lend hand", "live self", "take note", "take plenty", "make sense", "pave way",
+	"take care", "keep eye", "catch breath", "make difference", "raise bar", "break ice", "take time")
+
+func idiom(pred, obj string) bool { return idioms[pred+" "+strings.ToLower(obj)] }
+
 // attachers may follow a generic object and say what it is.
 var attachers = set("to", "as", "at", "in", "on", "about", "for", "of", "with", "from", "called", "named", "like")
 
@@ -200,7 +234,8 @@ var attachers = set("to", "as", "at", "in", "on", "about", "for", "of", "with", 
 // conference next month".
 var timeWords = set("yesterday", "today", "tomorrow", "tonight", "next", "last", "ago", "week", "weeks", "month", "months",
 	"year", "years", "weekend", "weekends", "morning", "evening", "afternoon", "night", "monday", "tuesday", "wednesday",
-	"thursday", "friday", "saturday", "sunday", "lately", "recently", "soon", "now")
+	"thursday", "friday", "saturday", "sunday", "lately", "recently", "soon", "now", "day", "days", "hour", "hours",
+	"mon", "tues", "wed", "thurs", "fri", "sat")
 
 func timeWord(w string) bool { return timeWords[strings.ToLower(w)] }
 

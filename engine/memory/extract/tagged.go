@@ -100,7 +100,7 @@ func (r *reader) subject(i int) (string, int, bool) {
 	switch {
 	case (t == "PRP" && (w == "i" || w == "we")) || firstPerson(w):
 		return r.speaker, i + 1, true
-	case isProper(t) && capitalised(r.toks[i].text) && !evaluative(w) && !greeting(w) && (i == 0 || !isProper(r.tag(i-1))):
+	case isProper(t) && capitalised(r.toks[i].text) && !evaluative(w) && !greeting(w) && (i == 0 || !isProper(r.tag(i-1))) && nameLike(w):
 		j := i
 		for j < len(r.toks) && isProper(r.tag(j)) {
 			j++
@@ -123,6 +123,9 @@ func (r *reader) subject(i int) (string, int, bool) {
 func (r *reader) subordinate(i int) bool {
 	k := i - 1
 	for k >= 0 && (r.tag(k) == "RB" || r.tag(k) == "JJ") && k >= i-2 {
+		if conditional(r.word(k)) {
+			return true // "Wish I had", tagged as an adjective
+		}
 		k--
 	}
 	if k < 0 {
@@ -134,7 +137,7 @@ func (r *reader) subordinate(i int) bool {
 
 // clause reads the verb group from j and the object after it.
 func (r *reader) clause(subject string, j int) []memory.Triple {
-	planned, be := false, false
+	planned, be, got := false, false, false
 	for ; j < len(r.toks); j++ {
 		w, t := r.word(j), r.tag(j)
 		switch {
@@ -152,8 +155,17 @@ func (r *reader) clause(subject string, j int) []memory.Triple {
 				planned = true
 			}
 			be = be || isBe(w)
+			got = got || w == "got" || w == "get" || w == "gotten"
 		default:
-			return r.predicate(subject, j, planned)
+			ts := r.predicate(subject, j, planned)
+			if got && t == "VBN" {
+				// "I got accepted for an internship": the passive, as it was said.
+				lemma := morph.Lemma(w, morph.Verb)
+				for i := range ts {
+					ts[i].Predicate = "get " + w + strings.TrimPrefix(ts[i].Predicate, lemma)
+				}
+			}
+			return ts
 		}
 	}
 	return nil
@@ -230,8 +242,8 @@ func (r *reader) verbPhrase(j int) (pred string, k int, ok bool) {
 	}
 	// "decided to adopt a dog", "plan to visit Paris": the inner verb.
 	if k+1 < len(r.toks) && r.tag(k) == "TO" && r.tag(k+1) == "VB" {
-		if !intends(pred) {
-			return "", 0, false
+		if inner := r.word(k + 1); !intends(pred) || light(inner) || light(morph.Lemma(inner, morph.Verb)) {
+			return "", 0, false // "started to realize": a thought, not an act
 		}
 		pred += " to " + morph.Lemma(r.word(k+1), morph.Verb)
 		k += 2
@@ -245,6 +257,10 @@ func (r *reader) verbPhrase(j int) (pred string, k int, ok bool) {
 		}
 		pred += " " + r.word(k)
 		k++
+		if r.tag(k-1) == "RP" && k+1 < len(r.toks) && r.tag(k) == "IN" && preposition(r.word(k)) && (r.tag(k+1) == "DT" || isNoun(r.tag(k+1)) || r.tag(k+1) == "PRP$") {
+			pred += " " + r.word(k) // "signed up for a class"
+			k++
+		}
 	}
 	return pred, k, true
 }
@@ -257,12 +273,16 @@ func (r *reader) activity(subject, pred string, k int, cond string) []memory.Tri
 		return nil
 	}
 	act := r.word(k)
-	if !alphabetic(act) {
-		return nil
+	if !alphabetic(act) || k+1 < len(r.toks) && r.tag(k+1) == "RP" {
+		return nil // "like breaking up my studying": the particle's verb, cut
 	}
 	obj, _, _ := r.nounPhrase(k + 1)
 	if obj != "" && k+1 < len(r.toks) && r.tag(k+1) != "IN" {
 		act += " " + obj
+	} else if more, ok := r.attachment(k + 1); ok && r.names(k+2) {
+		act += " " + more // "listening to Nils Frahm"
+	} else if k+1 < len(r.toks) && (r.tag(k+1) == "DT" || r.tag(k+1) == "JJ" || r.tag(k+1) == "FW" || isNoun(r.tag(k+1))) {
+		return nil // "love playing pro ball": an object there that could not be read
 	} else if !morph.Known(act, morph.Noun) {
 		return nil // a bare "throwing": not an activity by name
 	}
@@ -280,8 +300,11 @@ func (r *reader) object(subject, pred string, k int, cond string) []memory.Tripl
 	if obj == "" || !strings.Contains(obj, " ") && evaluative(strings.ToLower(obj)) {
 		return nil
 	}
-	if strings.HasPrefix(pred, "have") && (pred != "have" || !possession(obj)) {
-		return nil // "have" states a fact only of what one keeps
+	if idiom(pred, obj) {
+		return nil // "crossing my fingers", "lend a hand": said, not done
+	}
+	if strings.HasPrefix(pred, "have") && (pred != "have" || !possession(obj) && typ != "event") {
+		return nil // "have" states a fact only of what one keeps, or of an event one held
 	}
 	if !strings.Contains(obj, " ") && genericHead(strings.ToLower(obj)) {
 		// "a trip" says little; "a trip to Canada" says what.
@@ -295,9 +318,38 @@ func (r *reader) object(subject, pred string, k int, cond string) []memory.Tripl
 		if more, ok := r.attachment(end); ok && (strings.HasPrefix(more, "to ") || strings.HasPrefix(more, "for ")) {
 			obj += " " + more
 		}
+	} else if more, ok := r.attachment(end); ok && r.completes(end, obj) {
+		obj += " " + more // "headphones from Sennheiser", "a blog on car mods"
 	}
 	r.setType(obj, typ)
 	return []memory.Triple{{Subject: subject, Predicate: pred, Object: obj, Condition: cond}}
+}
+
+// completes reports whether the attachment at i says what the object
+// obj before it is, where the object would be weak without it: a name
+// ("called Sleep", "from Sennheiser", "a flight ticket to Boston") or a
+// work's topic ("a blog on car mods").
+func (r *reader) completes(i int, obj string) bool {
+	if i >= len(r.toks) {
+		return false
+	}
+	switch w := r.word(i); {
+	case w == "called" || w == "named":
+		return true
+	case (w == "on" || w == "about") && topical(morph.Lemma(obj[strings.LastIndexByte(obj, ' ')+1:], morph.Noun)):
+		return true
+	case w == "to" || w == "from" || w == "in" || w == "at" || w == "by":
+		return r.names(i + 1)
+	}
+	return false
+}
+
+// names reports a name or a quoted title at i, after any determiner.
+func (r *reader) names(i int) bool {
+	for i < len(r.toks) && r.tag(i) == "DT" {
+		i++
+	}
+	return i < len(r.toks) && (quote(r.toks[i].text) || isProper(r.tag(i)) && capitalised(r.toks[i].text))
 }
 
 // attachment reads what says which one a generic object is: a
@@ -339,18 +391,27 @@ func (r *reader) nounPhrase(i int) (string, string, int) {
 	for i < len(r.toks) && (r.tag(i) == "DT" || r.tag(i) == "PRP$" || r.tag(i) == "PDT") {
 		i++
 	}
+	if title, end, ok := r.title(i); ok {
+		r.setType(title, "object")
+		return title, "object", end
+	}
 	start := i
 	for i < len(r.toks) && r.tag(i) == "JJ" && evaluative(r.word(i)) {
 		i++
 		start = i
 	}
 	j := i
-	for j < len(r.toks) && j-start < 5 && !(j > start && timeWord(r.word(j))) && !firstPerson(r.word(j)) && r.word(j) != "i" &&
-		(isNoun(r.tag(j)) || r.tag(j) == "JJ" || r.tag(j) == "CD" || (r.tag(j) == "VBG" && (j > start || j+1 < len(r.toks) && isNoun(r.tag(j+1))))) {
+	for j < len(r.toks) && j-start < 5 && !(j > start && timeWord(r.word(j))) && !r.duration(j) && !firstPerson(r.word(j)) && r.word(j) != "i" &&
+		(isNoun(r.tag(j)) || r.tag(j) == "JJ" || r.tag(j) == "CD" || (r.tag(j) == "VBG" && (j > start || j+1 < len(r.toks) && isNoun(r.tag(j+1)))) || r.possessive(j, start)) {
+		if j > start && isProper(r.tag(j)) && isCommon(r.tag(j-1)) && vagueWord(r.word(j-1)) {
+			return "", "", j // "the thought Nate": a name called out, not a thing
+		}
 		j++
 	}
-	// End on a noun, or on a gerund that is one ("wine tasting").
-	for j > start && !isNoun(r.tag(j-1)) && !(r.tag(j-1) == "VBG" && j-1 > start && morph.Known(r.word(j-1), morph.Noun)) {
+	// End on a noun, or on a gerund that is one ("wine tasting"), and not
+	// on a preposition the tagger took for a noun ("the first step
+	// towards").
+	for j > start && (!isNoun(r.tag(j-1)) && !(r.tag(j-1) == "VBG" && j-1 > start && morph.Known(r.word(j-1), morph.Noun)) || objectPrepositions[r.word(j-1)]) {
 		j--
 	}
 	if j == start {
@@ -362,7 +423,11 @@ func (r *reader) nounPhrase(i int) (string, string, int) {
 		}
 	}
 	head := r.word(j - 1)
-	if vagueWord(head) || vagueWord(morph.Lemma(head, morph.Noun)) || pronounLike(head) || !alphabetic(head) {
+	vague := vagueWord(head) || vagueWord(morph.Lemma(head, morph.Noun))
+	if vague && j-1 > start && namedEvent(morph.Lemma(head, morph.Noun), r.word(j-2), r.tag(j-2)) {
+		vague = false
+	}
+	if vague || pronounLike(head) || !alphabetic(head) {
 		return "", "", j
 	}
 	proper := true
@@ -370,11 +435,16 @@ func (r *reader) nounPhrase(i int) (string, string, int) {
 		proper = proper && isProper(r.tag(k))
 	}
 	if proper {
+		j = r.ofName(j) // "Lord of the Rings"
 		name := r.span(start, j)
 		return name, r.properType(start, name), j
 	}
 	words := make([]string, 0, j-start)
 	for k := start; k < j; k++ {
+		if r.tag(k) == "POS" && len(words) > 0 {
+			words[len(words)-1] += r.toks[k].text // "veteran's hospital"
+			continue
+		}
 		w := r.word(k)
 		name := isProper(r.tag(k)) || capitalised(r.toks[k].text) && k > 0
 		if name {
@@ -390,6 +460,63 @@ func (r *reader) nounPhrase(i int) (string, string, int) {
 		return phrase, "event", j
 	}
 	return phrase, "object", j
+}
+
+// possessive reports a possessive ending at j inside a noun phrase that
+// goes on with a noun: "a veteran's hospital".
+func (r *reader) possessive(j, start int) bool {
+	return r.tag(j) == "POS" && j > start && j+1 < len(r.toks) && isNoun(r.tag(j+1)) && isCommon(r.tag(j-1))
+}
+
+// title reads a quoted title at i ("\"Charlotte's Web\"", "\"The Lord of
+// the Rings\""): the words between the quotes, at most eight, joined as
+// they were written. It returns the title and where it ends.
+func (r *reader) title(i int) (string, int, bool) {
+	if i >= len(r.toks) || !quote(r.toks[i].text) {
+		return "", i, false
+	}
+	var b strings.Builder
+	for j := i + 1; j < len(r.toks) && j <= i+9; j++ {
+		t := r.toks[j].text
+		if quote(t) {
+			if b.Len() == 0 {
+				return "", j + 1, false
+			}
+			return b.String(), j + 1, true
+		}
+		if b.Len() > 0 && !strings.HasPrefix(t, "'") && !strings.HasPrefix(t, "’") && t != "," && t != ":" {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+	}
+	return "", i, false
+}
+
+func quote(t string) bool { return t == "\"" || t == "“" || t == "”" || t == "``" || t == "''" }
+
+// ofName extends a name that ends at j across "of" ("Lord of the Rings",
+// "Bank of America") when a capitalised name follows it.
+func (r *reader) ofName(j int) int {
+	if j+1 >= len(r.toks) || r.word(j) != "of" {
+		return j
+	}
+	k := j + 1
+	if r.word(k) == "the" && k+1 < len(r.toks) {
+		k++
+	}
+	if !isNoun(r.tag(k)) || !capitalised(r.toks[k].text) {
+		return j
+	}
+	for k < len(r.toks) && isNoun(r.tag(k)) && capitalised(r.toks[k].text) {
+		k++
+	}
+	return k
+}
+
+// duration reports a number at i that counts time ("two days ago", "4
+// years"): it ends a noun phrase as the time word after it would.
+func (r *reader) duration(i int) bool {
+	return r.tag(i) == "CD" && i+1 < len(r.toks) && timeWord(r.word(i+1))
 }
 
 // properType types a name by the word before it and its own words.

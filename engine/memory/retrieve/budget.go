@@ -54,8 +54,15 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 		}
 	}
 	fill(b.limit * cfg.share() / 100)
+	if cfg.PassageFacts > 0 {
+		triples = append(x.passageFacts(q, order, taken, cfg.PassageFacts), triples...)
+	}
+	shown := map[string]bool{}
 	for _, t := range triples {
-		b.add(&b.triples, t)
+		if !shown[t.ID] {
+			shown[t.ID] = true
+			b.add(&b.triples, t)
+		}
 	}
 	for _, e := range x.selectExperiences(q, cfg, triples, cfg.Experiences) {
 		b.add(&b.exps, e)

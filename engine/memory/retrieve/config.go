@@ -59,6 +59,10 @@ type Config struct {
 	// Layout is how a budgeted context is rendered: LayoutReference ("" is
 	// the same) or LayoutSessions.
 	Layout string `json:"layout"`
+	// PassageFacts adds, in budgeted mode, after the passages' share, the
+	// facts read from this many of the next-ranked passages that are not
+	// in the context whole, before the triples the graph channel chose.
+	PassageFacts int `json:"passageFacts"`
 	// TimeHints appends to a passage, in the sessions layout, the time its
 	// relations resolved (the reference layout always does).
 	TimeHints bool `json:"timeHints"`
@@ -96,7 +100,9 @@ func PassagesOnly(cfg Config) Config {
 
 // GraphOff turns the knowledge graph's part of c off: no triples, and
 // none routing to their passages.
-func GraphOff(c *Config) { c.SeedTriples, c.TopTriples, c.GraphBoost = 0, 0, 0 }
+func GraphOff(c *Config) {
+	c.SeedTriples, c.TopTriples, c.GraphBoost, c.PassageFacts = 0, 0, 0, 0
+}
 
 // ExperiencesOff turns the experience layer's part of c off.
 func ExperiencesOff(c *Config) {

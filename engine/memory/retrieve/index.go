@@ -31,6 +31,7 @@ type Index struct {
 	linked    map[string][]int // entity id -> passages that contain it
 	about     map[string][]int // entity id -> experience items about it
 	relAt     map[string]int   // relation id -> position in rels
+	factsOf   [][]int          // per passage: the relations read from it
 	hints     []string         // per passage: its time hint
 	lines     []string         // per passage: its rendered line
 	lineUnits []int            // per passage: the line's size in counter units
@@ -124,11 +125,17 @@ func (x *Index) indexPassages(w int) (ids, texts []string) {
 
 // indexTriples lists the relations to retrieve and their texts.
 func (x *Index) indexTriples(structuralNames bool) (ids, texts []string) {
+	x.factsOf = make([][]int, len(x.Mem.Passages))
 	for _, r := range x.Mem.Graph.Relations() {
 		if structuralNames && (r.Predicate == "contains" || r.Predicate == "about") {
 			continue
 		}
 		x.relAt[r.ID] = len(x.rels)
+		for _, p := range r.Passages {
+			if i, ok := x.passageAt[p]; ok {
+				x.factsOf[i] = append(x.factsOf[i], len(x.rels))
+			}
+		}
 		x.rels = append(x.rels, r)
 		ids = append(ids, r.ID)
 		texts = append(texts, x.tripleText(r))

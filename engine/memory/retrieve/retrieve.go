@@ -20,7 +20,8 @@ type Item struct {
 
 // Why explains how an item was found.
 type Why struct {
-	// Channel is "seed" or "hop" for triples; "kg" (linked to a chosen
+	// Channel is "seed" or "hop" for triples, or "passage" for a fact of
+	// a next-ranked turn (Via names the turn); "kg" (linked to a chosen
 	// triple's entity), "global" or "neighbour" for passages; "linked" or
 	// "global" for experiences.
 	Channel string  `json:"channel"`

@@ -1,0 +1,91 @@
+package retrieve
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestPassageFacts checks the facts of the next-ranked turns: each stands
+// for a turn the context does not hold whole, its line is in the context,
+// the budget holds, and with the knob at 0 there are none.
+func TestPassageFacts(t *testing.T) {
+	x, conv := index(t)
+	withFacts := 0
+	for _, qa := range conv.QA[:40] {
+		for _, depth := range []int{0, 20} {
+			cfg := Budgeted(250)
+			cfg.PassageShare, cfg.PassageFacts = 0.7, depth
+			res, err := x.Retrieve(context.Background(), qa.Question, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Tokens > 250 {
+				t.Errorf("%q: %d tokens", qa.Question, res.Tokens)
+			}
+			whole := map[string]bool{}
+			for _, it := range res.Items {
+				if it.Kind == "passage" {
+					whole[it.ID] = true
+				}
+			}
+			for _, it := range res.Items {
+				if it.Why.Channel != "passage" {
+					continue
+				}
+				if depth == 0 {
+					t.Fatalf("%q: a fact of the next-ranked turns with the knob at 0", qa.Question)
+				}
+				withFacts++
+				if whole[it.Why.Via] {
+					t.Errorf("%q: fact %q stands for %s, which the context holds whole", qa.Question, it.Text, it.Why.Via)
+				}
+				if !strings.Contains(res.Context, it.Text+"\n") {
+					t.Errorf("%q: fact %q is not in the context", qa.Question, it.Text)
+				}
+			}
+		}
+	}
+	if withFacts == 0 {
+		t.Fatal("no question got a fact of its next-ranked turns")
+	}
+}
+
+// TestEvidence checks the ceiling contexts: the gold turns whole, or only
+// the facts read from them.
+func TestEvidence(t *testing.T) {
+	x, conv := index(t)
+	withFacts := 0
+	for _, qa := range conv.QA[:60] {
+		turns := x.Evidence(qa.Evidence, false, LayoutSessions)
+		for _, id := range qa.Evidence {
+			if i, ok := x.passageAt[id]; ok && !strings.Contains(turns.Context, x.Mem.Passages[i].Text) {
+				t.Errorf("%q: gold turn %s is not in its ceiling context", qa.Question, id)
+			}
+		}
+		if turns.Tokens != x.Tokens(turns.Context) {
+			t.Errorf("%q: %d tokens, the context has %d", qa.Question, turns.Tokens, x.Tokens(turns.Context))
+		}
+		facts := x.Evidence(qa.Evidence, true, LayoutSessions)
+		for _, it := range facts.Items {
+			withFacts++
+			if it.Kind != "triple" || !overlaps(it.Passages, qa.Evidence) {
+				t.Errorf("%q: item %s (%s) was not read from a gold turn", qa.Question, it.ID, it.Kind)
+			}
+		}
+	}
+	if withFacts == 0 {
+		t.Fatal("no gold turn has a fact")
+	}
+}
+
+func overlaps(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -90,7 +90,7 @@ func runMemoryEval(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	suite := eval.Suite{Budgets: bs, Config: knobs.Retrieval, Window: knobs.Window, Lexical: lexical.Build, Emb: emb, Compat: *compat, Baseline: true, Strong: true, Ablations: *ablate}
+	suite := eval.Suite{Budgets: bs, Config: knobs.Retrieval, Window: knobs.Window, Lexical: lexical.Build, Emb: emb, Compat: *compat, Baseline: true, Strong: true, Ablations: *ablate, Ceilings: true}
 	rows, err := suite.Run(context.Background(), pickConversations(convs, all), mems)
 	if err != nil {
 		return err

@@ -74,11 +74,17 @@ func TestMemoryCommands(t *testing.T) {
 	for _, r := range held.Rows {
 		kinds = append(kinds, r.Kind)
 	}
-	// The memory, the two baselines, and five ablations; each compared
-	// in strict recall and in answer coverage.
-	if !strings.HasPrefix(held.Name, "held out") || strings.Join(kinds, " ") != "memory passages-strong bm25-packed ablation ablation ablation ablation ablation" ||
+	// The memory, the two baselines, the two ceilings and five
+	// ablations; the memory and each ablation compared in strict recall
+	// and in answer coverage.
+	if !strings.HasPrefix(held.Name, "held out") || strings.Join(kinds, " ") != "memory passages-strong bm25-packed ceiling ceiling ablation ablation ablation ablation ablation" ||
 		len(held.Comparisons) != 14 {
 		t.Fatalf("held-out split %+v", held)
+	}
+	// The gold turns hold every gold turn; their facts hold none whole,
+	// and less of the answers.
+	if turns, facts := held.Rows[3].Summary.Overall, held.Rows[4].Summary.Overall; turns.Strict < 0.99 || facts.Strict != 0 || facts.Coverage >= turns.Coverage || facts.Coverage <= 0 {
+		t.Errorf("ceilings: gold turns %+v, their facts %+v", turns, facts)
 	}
 	if m := held.Rows[0].Summary.Overall; m.Strict <= 0 || m.Strict > m.Recall+1e-9 || m.Coverage <= 0 || m.Coverage > 1 {
 		t.Errorf("strict %v must be positive and at most the provenance coverage %v; answer coverage %v in (0, 1]", m.Strict, m.Recall, m.Coverage)

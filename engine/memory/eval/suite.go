@@ -34,6 +34,9 @@ type Suite struct {
 	// Ablations adds, at the largest budget, the memory with each of its
 	// parts off in turn (see Ablations).
 	Ablations bool
+	// Ceilings adds the two ceiling rows (see Ceiling): the gold turns,
+	// and the facts the graph read from them.
+	Ceilings bool
 	// Indexes, when not nil, keeps the indexes Run builds, by
 	// conversation and window, for later runs (a tuning's).
 	Indexes map[string]*retrieve.Index
@@ -56,7 +59,7 @@ func (s Suite) index(ctx context.Context, id string, m *memory.Memory, window in
 // Row is one configuration's results over the conversations evaluated.
 type Row struct {
 	Name   string `json:"name"`
-	Kind   string `json:"kind"` // "memory", "bm25-packed", "passages-strong", "ablation" or "released"
+	Kind   string `json:"kind"` // "memory", "bm25-packed", "passages-strong", "ablation", "released" or "ceiling"
 	Budget int    `json:"budget,omitempty"`
 	// Ablation is the part an ablation row turns off.
 	Ablation string `json:"ablation,omitempty"`
@@ -106,6 +109,9 @@ func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*me
 		}
 		largest = max(largest, b)
 	}
+	if s.Ceilings {
+		rows = append(rows, Row{Name: GoldTurnsName, Kind: "ceiling"}, Row{Name: GoldFactsName, Kind: "ceiling"})
+	}
 	if s.Ablations {
 		for _, a := range Ablations {
 			rows = append(rows, Row{Name: fmt.Sprintf("memory, %s ≤%d", a.Name, largest), Kind: "ablation", Budget: largest, Ablation: a.Name})
@@ -136,6 +142,8 @@ func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*me
 				qs, err = Retrieval(ctx, conv, x, cfg, nil, nil)
 			case "ablation":
 				qs, err = s.ablated(ctx, conv, mems[n], x, rows[k])
+			case "ceiling":
+				qs = Ceiling(conv, x, rows[k].Name == GoldFactsName, s.Config.Layout)
 			case BaselineName:
 				qs, err = Baseline{Budget: rows[k].Budget, Layout: s.Config.Layout}.BM25(conv, s.Lexical, nil)
 			}

@@ -94,29 +94,7 @@ var Ablations = []Ablation{
 
 // Run scores every row on convs, whose memories are mems.
 func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*memory.Memory) ([]Row, error) {
-	var rows []Row
-	if s.Compat {
-		rows = append(rows, Row{Name: "released (dense only)", Kind: "released"})
-	}
-	largest := 0
-	for _, b := range s.Budgets {
-		rows = append(rows, Row{Name: fmt.Sprintf("memory ≤%d", b), Kind: "memory", Budget: b})
-		if s.Strong {
-			rows = append(rows, Row{Name: fmt.Sprintf("%s ≤%d", StrongName, b), Kind: StrongName, Budget: b})
-		}
-		if s.Baseline {
-			rows = append(rows, Row{Name: fmt.Sprintf("%s ≤%d", BaselineName, b), Kind: BaselineName, Budget: b})
-		}
-		largest = max(largest, b)
-	}
-	if s.Ceilings {
-		rows = append(rows, Row{Name: GoldTurnsName, Kind: "ceiling"}, Row{Name: GoldFactsName, Kind: "ceiling"})
-	}
-	if s.Ablations {
-		for _, a := range Ablations {
-			rows = append(rows, Row{Name: fmt.Sprintf("memory, %s ≤%d", a.Name, largest), Kind: "ablation", Budget: largest, Ablation: a.Name})
-		}
-	}
+	rows := s.rows()
 	for n, conv := range convs {
 		x, err := s.index(ctx, conv.ID, mems[n], s.Window)
 		if err != nil {
@@ -154,6 +132,36 @@ func (s Suite) Run(ctx context.Context, convs []*locomo.Conversation, mems []*me
 		}
 	}
 	return rows, nil
+}
+
+// rows returns the suite's rows, unscored: the released code's when
+// asked, then at each budget the memory and its baselines, then the
+// ceilings and the ablations.
+func (s Suite) rows() []Row {
+	var rows []Row
+	if s.Compat {
+		rows = append(rows, Row{Name: "released (dense only)", Kind: "released"})
+	}
+	largest := 0
+	for _, b := range s.Budgets {
+		rows = append(rows, Row{Name: fmt.Sprintf("memory ≤%d", b), Kind: "memory", Budget: b})
+		if s.Strong {
+			rows = append(rows, Row{Name: fmt.Sprintf("%s ≤%d", StrongName, b), Kind: StrongName, Budget: b})
+		}
+		if s.Baseline {
+			rows = append(rows, Row{Name: fmt.Sprintf("%s ≤%d", BaselineName, b), Kind: BaselineName, Budget: b})
+		}
+		largest = max(largest, b)
+	}
+	if s.Ceilings {
+		rows = append(rows, Row{Name: GoldTurnsName, Kind: "ceiling"}, Row{Name: GoldFactsName, Kind: "ceiling"})
+	}
+	if s.Ablations {
+		for _, a := range Ablations {
+			rows = append(rows, Row{Name: fmt.Sprintf("memory, %s ≤%d", a.Name, largest), Kind: "ablation", Budget: largest, Ablation: a.Name})
+		}
+	}
+	return rows
 }
 
 // ablated scores row, an ablation, on conv whose memory is m and index x.

@@ -204,8 +204,8 @@ func possession(obj string) bool {
 // genericHeads are nouns that name a kind of thing and say what only with
 // what follows them: "a trip to Canada", "a job as an analyst". Without
 // that, the triple says too little.
-var genericHeads = set("connection", "passion", "interest", "bond", "job", "class", "course", "trip", "project", "hobby", "game", "recipe", "book", "group", "friend",
-	"program", "activity", "place", "thing", "workshop", "session", "lesson", "hike", "walk", "drive", "ride", "show", "tour",
+var genericHeads = set("connection", "passion", "interest", "bond", "job", "class", "course", "trip", "project", "hobby",
+	"game", "recipe", "book", "group", "friend", "program", "activity", "place", "thing", "workshop", "session", "lesson", "hike", "walk", "drive", "ride", "show", "tour",
 	"team", "club", "app", "tool", "site", "website", "video", "song", "movie", "music", "art", "food", "dish", "meal", "gift",
 	"present", "item", "toy", "stuff", "way", "skill", "habit", "routine", "schedule", "plan", "idea", "topic", "subject",
 	"hobbies", "role", "position", "career", "field", "area", "issue", "problem", "situation", "relationship", "path",

@@ -396,30 +396,53 @@ func (r *reader) nounPhrase(i int) (string, string, int) {
 		return title, "object", end
 	}
 	start := i
-	for i < len(r.toks) && r.tag(i) == "JJ" && evaluative(r.word(i)) {
-		i++
-		start = i
+	for start < len(r.toks) && r.tag(start) == "JJ" && evaluative(r.word(start)) {
+		start++
 	}
-	j := i
+	j, ok := r.phraseEnd(start)
+	if !ok || j == start || !r.plainPhrase(start, j) {
+		return "", "", j
+	}
+	if r.allProper(start, j) {
+		j = r.ofName(j) // "Lord of the Rings"
+		name := r.span(start, j)
+		return name, r.properType(start, name), j
+	}
+	phrase := r.phraseWords(start, j)
+	if event(morph.Lemma(r.word(j-1), morph.Noun)) {
+		return phrase, "event", j
+	}
+	return phrase, "object", j
+}
+
+// phraseEnd returns where the noun phrase that starts at start ends: at
+// most five words, before a time word or a count of time, ending on a
+// noun, or on a gerund that is one ("wine tasting"), and not on a
+// preposition the tagger took for a noun ("the first step towards"). It
+// is not ok for a name called out after a vague noun ("the thought
+// Nate").
+func (r *reader) phraseEnd(start int) (int, bool) {
+	j := start
 	for j < len(r.toks) && j-start < 5 && !(j > start && timeWord(r.word(j))) && !r.duration(j) && !firstPerson(r.word(j)) && r.word(j) != "i" &&
 		(isNoun(r.tag(j)) || r.tag(j) == "JJ" || r.tag(j) == "CD" || (r.tag(j) == "VBG" && (j > start || j+1 < len(r.toks) && isNoun(r.tag(j+1)))) || r.possessive(j, start)) {
 		if j > start && isProper(r.tag(j)) && isCommon(r.tag(j-1)) && vagueWord(r.word(j-1)) {
-			return "", "", j // "the thought Nate": a name called out, not a thing
+			return j, false
 		}
 		j++
 	}
-	// End on a noun, or on a gerund that is one ("wine tasting"), and not
-	// on a preposition the tagger took for a noun ("the first step
-	// towards").
 	for j > start && (!isNoun(r.tag(j-1)) && !(r.tag(j-1) == "VBG" && j-1 > start && morph.Known(r.word(j-1), morph.Noun)) || objectPrepositions[r.word(j-1)]) {
 		j--
 	}
-	if j == start {
-		return "", "", i
-	}
+	return j, true
+}
+
+// plainPhrase reports whether the words from start to j make an entity:
+// no adjective inside that is evaluative or no noun (too loose), and a
+// head that says something ("a council meeting" does; "a meeting" not).
+func (r *reader) plainPhrase(start, j int) bool {
 	for k := start; k < j; k++ {
 		if r.tag(k) == "JJ" && (evaluative(r.word(k)) || !morph.Known(r.word(k), morph.Noun)) {
-			return "", "", j // an adjective inside a phrase: too loose to be an entity
+			return false
 		}
 	}
 	head := r.word(j - 1)
@@ -427,22 +450,26 @@ func (r *reader) nounPhrase(i int) (string, string, int) {
 	if vague && j-1 > start && namedEvent(morph.Lemma(head, morph.Noun), r.word(j-2), r.tag(j-2)) {
 		vague = false
 	}
-	if vague || pronounLike(head) || !alphabetic(head) {
-		return "", "", j
-	}
-	proper := true
+	return !vague && !pronounLike(head) && alphabetic(head)
+}
+
+func (r *reader) allProper(start, j int) bool {
 	for k := start; k < j; k++ {
-		proper = proper && isProper(r.tag(k))
+		if !isProper(r.tag(k)) {
+			return false
+		}
 	}
-	if proper {
-		j = r.ofName(j) // "Lord of the Rings"
-		name := r.span(start, j)
-		return name, r.properType(start, name), j
-	}
+	return true
+}
+
+// phraseWords writes a common noun phrase: names as written, the head
+// as its lemma, a possessive kept on its word ("veteran's hospital"),
+// chat shorthand in full.
+func (r *reader) phraseWords(start, j int) string {
 	words := make([]string, 0, j-start)
 	for k := start; k < j; k++ {
 		if r.tag(k) == "POS" && len(words) > 0 {
-			words[len(words)-1] += r.toks[k].text // "veteran's hospital"
+			words[len(words)-1] += r.toks[k].text
 			continue
 		}
 		w := r.word(k)
@@ -455,11 +482,7 @@ func (r *reader) nounPhrase(i int) (string, string, int) {
 		}
 		words = append(words, alias(w))
 	}
-	phrase := strings.Join(words, " ")
-	if event(morph.Lemma(head, morph.Noun)) {
-		return phrase, "event", j
-	}
-	return phrase, "object", j
+	return strings.Join(words, " ")
 }
 
 // possessive reports a possessive ending at j inside a noun phrase that

@@ -8,6 +8,7 @@ import (
 
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/embed"
+	"ctxscope/engine/memory/eval"
 	"ctxscope/engine/memory/explore"
 	"ctxscope/engine/memory/locomo"
 	"ctxscope/engine/memory/retrieve"
@@ -117,6 +118,15 @@ type Retrieval struct {
 	// Recall is the share of the gold turns whose text is in the
 	// context (strict).
 	Recall float64 `json:"recall"`
+	// Coverage is the share of the gold answer's content words the
+	// context holds; nil without a gold answer that has one.
+	Coverage *float64 `json:"coverage"`
+	// GoldFacts are the facts the graph read from the gold turns, and
+	// GoldFactsCoverage the share of the answer's words they hold: what a
+	// perfect fact retriever could have given (the ceiling of memory
+	// eval).
+	GoldFacts         []string `json:"goldFacts"`
+	GoldFactsCoverage *float64 `json:"goldFactsCoverage"`
 	// Millis is the time the retrieval took in Go, the index already
 	// built.
 	Millis float64 `json:"millis"`
@@ -134,8 +144,10 @@ type StrongRetrieval struct {
 	// Turns are the turns its context shows word for word.
 	Turns []string `json:"turns"`
 	// Recall is the share of the gold turns whose text its context holds
-	// (strict), as the memory's.
-	Recall float64 `json:"recall"`
+	// (strict), and Coverage the share of the answer's words, as the
+	// memory's.
+	Recall   float64  `json:"recall"`
+	Coverage *float64 `json:"coverage"`
 	// OnlyMemory are the turns the memory's context shows and its does
 	// not; OnlyStrong the other way round.
 	OnlyMemory []string `json:"onlyMemory"`
@@ -150,8 +162,8 @@ func (s *Memory) Retrieve(ctx context.Context, r RetrieveRequest) (*Retrieval, e
 	if err != nil {
 		return nil, err
 	}
-	out := &Retrieval{Index: r.Index, Mode: r.Mode, Gold: []explore.Evidence{}}
-	evidence, err := s.question(lm, r, out)
+	out := &Retrieval{Index: r.Index, Mode: r.Mode, Gold: []explore.Evidence{}, GoldFacts: []string{}}
+	evidence, answer, err := s.question(lm, r, out)
 	if err != nil {
 		return nil, err
 	}
@@ -184,36 +196,64 @@ func (s *Memory) Retrieve(ctx context.Context, r RetrieveRequest) (*Retrieval, e
 		out.Gold = explore.Gold(lm.m, res, evidence)
 		out.Recall = hitShare(out.Gold)
 		out.Strong.Recall = hitShare(explore.Gold(lm.m, strong, evidence))
+		scoreAnswer(out, x, res, strong, evidence, answer)
 	}
 	return out, nil
 }
 
+// scoreAnswer lists the facts the graph read from the gold turns and sets
+// how much of the gold answer the memory's context, the baseline's and
+// those facts hold (an adversarial question, answer "", has no gold
+// answer to cover).
+func scoreAnswer(out *Retrieval, x *retrieve.Index, res, strong *retrieve.Result, evidence []string, answer string) {
+	facts := x.Evidence(evidence, true, retrieve.LayoutSessions)
+	for _, it := range facts.Items {
+		out.GoldFacts = append(out.GoldFacts, it.Text)
+	}
+	if answer == "" {
+		return
+	}
+	out.Coverage = coverageOf(res.Context, answer)
+	out.Strong.Coverage = coverageOf(strong.Context, answer)
+	out.GoldFactsCoverage = coverageOf(strings.Join(out.GoldFacts, "\n"), answer)
+}
+
+func coverageOf(context, answer string) *float64 {
+	c, ok := eval.AnswerCoverage(context, answer)
+	if !ok {
+		return nil
+	}
+	return &c
+}
+
 // question sets out's question: the LoCoMo question r.Index names, with
-// its answer (and the evidence it returns), or the one r types.
-func (s *Memory) question(lm *loadedMemory, r RetrieveRequest, out *Retrieval) (evidence []string, err error) {
+// its answer, or the one r types. It returns the question's evidence and
+// gold answer ("" for an adversarial one, whose shown answer is the
+// adversarial one).
+func (s *Memory) question(lm *loadedMemory, r RetrieveRequest, out *Retrieval) (evidence []string, answer string, err error) {
 	if r.Index < 0 {
 		out.Question = strings.TrimSpace(r.Question)
 		if out.Question == "" {
-			return nil, fmt.Errorf("type a question")
+			return nil, "", fmt.Errorf("type a question")
 		}
 		if len(out.Question) > 2000 {
-			return nil, fmt.Errorf("the question is longer than 2,000 bytes")
+			return nil, "", fmt.Errorf("the question is longer than 2,000 bytes")
 		}
-		return nil, nil
+		return nil, "", nil
 	}
 	c, err := s.conversation(lm.m)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if c == nil || r.Index >= len(c.QA) {
-		return nil, fmt.Errorf("%s has no LoCoMo question %d", r.Set, r.Index)
+		return nil, "", fmt.Errorf("%s has no LoCoMo question %d", r.Set, r.Index)
 	}
 	q := c.QA[r.Index]
 	out.Question, out.Answer = q.Question, q.Answer
 	if out.Answer == "" {
 		out.Answer = q.Adversarial
 	}
-	return q.Evidence, nil
+	return q.Evidence, q.Answer, nil
 }
 
 // hitShare is the share of gold turns in the context.

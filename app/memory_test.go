@@ -128,6 +128,22 @@ func TestMemoryService(t *testing.T) {
 	if res.Question != qs[0].Question || len(res.Gold) != len(qs[0].Evidence) || res.Tokens > 1000 || len(res.Items) == 0 {
 		t.Fatalf("retrieval: %q, %d gold, %d tokens", res.Question, len(res.Gold), res.Tokens)
 	}
+	// The answer ("7 May 2023") against the facts of its gold turn: the
+	// graph read the support group with its resolved date, so a perfect
+	// fact retriever would hold the whole answer.
+	if res.GoldFactsCoverage == nil || *res.GoldFactsCoverage != 1 || !slices.ContainsFunc(res.GoldFacts, func(f string) bool {
+		return strings.Contains(f, "LGBTQ support group") && strings.Contains(f, "7 May, 2023")
+	}) {
+		t.Errorf("facts of the gold turns %q, coverage %v", res.GoldFacts, res.GoldFactsCoverage)
+	}
+	if res.Coverage == nil || *res.Coverage < 0 || *res.Coverage > 1 || res.Strong.Coverage == nil {
+		t.Errorf("answer coverage: memory %v, passages-strong %v", res.Coverage, res.Strong.Coverage)
+	}
+	// An adversarial question (152) has no gold answer to cover.
+	adv, err := a.memory.Retrieve(context.Background(), RetrieveRequest{Set: set, Index: 152, Mode: "budgeted"})
+	if err != nil || adv.Coverage != nil || adv.GoldFactsCoverage != nil || adv.Answer == "" {
+		t.Errorf("adversarial question: %v, coverage %v, facts' %v, shown answer %q", err, adv.Coverage, adv.GoldFactsCoverage, adv.Answer)
+	}
 	// passages-strong beside it: its own context within the same budget,
 	// and the turns only one of the two shows, each as the other lacks it.
 	st := res.Strong

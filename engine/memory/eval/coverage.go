@@ -46,6 +46,15 @@ func (q *Question) ScoreCoverage(context, answer string) {
 	}
 }
 
+// AnswerCoverage returns the share of answer's content words that
+// context holds, as ScoreCoverage scores it; it is not ok for an answer
+// without a content word.
+func AnswerCoverage(context, answer string) (float64, bool) {
+	var q Question
+	q.ScoreCoverage(context, answer)
+	return q.Coverage, q.CoverageWords > 0
+}
+
 // contentStems returns the distinct Porter stems of the words of s that
 // are not stop words, in order, after LoCoMo's answer normalisation.
 func contentStems(s string) []string {

@@ -179,6 +179,14 @@ test('the retrieval inspector marks LoCoMo gold evidence hit or miss', async () 
     assert.equal(await gold.nth(i).getAttribute('data-hit'), String(covered.has(turn)), turn);
   }
   assert.ok(Number(await page.textContent('[data-testid=ri-tokens]')) <= 1000);
+  // The facts the graph read from the gold turn, and how much of the
+  // answer they hold: every word of "7 May 2023" is in them, so all of it.
+  const facts = await page.locator('[data-testid=ri-gold-fact]').allTextContents();
+  const answerWords = String(conv0.qa[0].answer).toLowerCase().split(/\W+/).filter(Boolean);
+  assert.ok(facts.length >= 1, 'the gold turn has a fact');
+  assert.ok(answerWords.every((w) => facts.join(' ').toLowerCase().split(/\W+/).includes(w)), facts.join(' | '));
+  assert.equal(await page.textContent('[data-testid=ri-gold-facts-coverage]'), '100%');
+  assert.match(await page.textContent('[data-testid=ri-coverage]'), /answer words in the context: \d+% \(passages-strong: \d+%\)/);
   // What passages-strong would have returned is beside it, as text.
   assert.match(await page.textContent('[data-testid=ri-strong]'), /Against passages-strong[\s\S]*tokens · \d+ turns · gold in its context: \d+ of \d+/);
   // The round trip, measured in the page: the UI's own, and direct calls.

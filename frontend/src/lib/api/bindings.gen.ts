@@ -767,6 +767,9 @@ export interface Retrieval {
   gold: Evidence[];
   answer: string;
   recall: number;
+  coverage: number | null;
+  goldFacts: string[];
+  goldFactsCoverage: number | null;
   millis: number;
   strong: StrongRetrieval;
 }
@@ -907,6 +910,7 @@ export interface StrongRetrieval {
   tokens: number;
   turns: string[];
   recall: number;
+  coverage: number | null;
   onlyMemory: string[];
   onlyStrong: string[];
 }

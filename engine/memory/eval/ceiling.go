@@ -23,12 +23,8 @@ func Ceiling(conv *locomo.Conversation, x *retrieve.Index, facts bool, layout st
 	var out []Question
 	text := turnTexts(conv)
 	for i, qa := range conv.QA {
-		q := Question{Sample: conv.ID, Index: i, Category: qa.Category, Question: qa.Question, Evidence: qa.Evidence}
-		res := x.Evidence(qa.Evidence, facts, layout)
-		q.Tokens = res.Tokens
-		q.Score(res.Turns)
-		q.ScoreStrict(res.Context, text)
-		q.ScoreCoverage(res.Context, qa.Answer)
+		q := questionOf(conv, i)
+		q.scoreContext(x.Evidence(qa.Evidence, facts, layout), text, qa.Answer)
 		out = append(out, q)
 	}
 	return out

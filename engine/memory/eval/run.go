@@ -31,17 +31,14 @@ func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index
 		if !wanted(qa.Category, cats) {
 			continue
 		}
-		q := Question{Sample: conv.ID, Index: i, Category: qa.Category, Question: qa.Question, Evidence: qa.Evidence}
+		q := questionOf(conv, i)
 		start, cpu := time.Now(), CPUTime()
 		res, err := x.Retrieve(ctx, qa.Question, cfg)
 		q.Latency, q.CPU = time.Since(start), CPUTime()-cpu
 		if err != nil {
 			return nil, err
 		}
-		q.Tokens = res.Tokens
-		q.Score(res.Turns)
-		q.ScoreStrict(res.Context, text)
-		q.ScoreCoverage(res.Context, qa.Answer)
+		q.scoreContext(res, text, qa.Answer)
 		var shown []string
 		for _, it := range res.Items {
 			if it.Kind == "passage" {
@@ -57,6 +54,22 @@ func Retrieval(ctx context.Context, conv *locomo.Conversation, x *retrieve.Index
 		out = append(out, q)
 	}
 	return out, nil
+}
+
+// questionOf is question i of conv, unscored.
+func questionOf(conv *locomo.Conversation, i int) Question {
+	qa := conv.QA[i]
+	return Question{Sample: conv.ID, Index: i, Category: qa.Category, Question: qa.Question, Evidence: qa.Evidence}
+}
+
+// scoreContext scores the context res assembled: its tokens, the turns
+// it stands for, the gold turns whose text it holds, and how much of the
+// answer.
+func (q *Question) scoreContext(res *retrieve.Result, text func(string) (string, bool), answer string) {
+	q.Tokens = res.Tokens
+	q.Score(res.Turns)
+	q.ScoreStrict(res.Context, text)
+	q.ScoreCoverage(res.Context, answer)
 }
 
 // answer asks ans and scores the answer three ways.

@@ -21,10 +21,10 @@ func (x *Index) passageFacts(q *query, order []int, taken map[int]bool, depth in
 				continue
 			}
 			seen[r] = true
-			rel := x.rels[r]
-			out = append(out, Item{Kind: "triple", ID: rel.ID, Text: x.renderTriple(r), Passages: rel.Passages,
-				Why: Why{Channel: "passage", Score: q.pass.fused[i], Dense: q.trip.dense[r], Lexical: q.trip.lex[r],
-					Via: x.Mem.Passages[i].ID, Origin: string(rel.Origin), Session: rel.Session}})
+			it := x.factItem(r)
+			it.Why = Why{Channel: "passage", Score: q.pass.fused[i], Dense: q.trip.dense[r], Lexical: q.trip.lex[r],
+				Via: x.Mem.Passages[i].ID, Origin: string(x.rels[r].Origin), Session: x.rels[r].Session}
+			out = append(out, it)
 		}
 	}
 	return out
@@ -54,8 +54,7 @@ func (x *Index) Evidence(ids []string, facts bool, layout string) *Result {
 		for _, r := range x.factsOf[i] {
 			if !seen[r] {
 				seen[r] = true
-				rel := x.rels[r]
-				triples = append(triples, Item{Kind: "triple", ID: rel.ID, Text: x.renderTriple(r), Passages: rel.Passages})
+				triples = append(triples, x.factItem(r))
 			}
 		}
 	}
@@ -68,4 +67,11 @@ func (x *Index) Evidence(ids []string, facts bool, layout string) *Result {
 		text = x.renderSessions(passages, nil, triples)
 	}
 	return &Result{Items: items, Context: text, Tokens: x.Tokens(text), Turns: turns(items)}
+}
+
+// factItem is relation r as a triple item, rendered as contexts render
+// triples, without an explanation.
+func (x *Index) factItem(r int) Item {
+	rel := x.rels[r]
+	return Item{Kind: "triple", ID: rel.ID, Text: x.renderTriple(r), Passages: rel.Passages}
 }

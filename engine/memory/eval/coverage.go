@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"strconv"
 	"strings"
 
 	porter "github.com/blevesearch/go-porterstemmer"
@@ -40,8 +41,8 @@ func (q *Question) ScoreCoverage(context, answer string) {
 	}
 	q.CoverageWords = len(want)
 	q.Coverage = float64(n) / float64(len(want))
-	if words := strings.Fields(normalizeAnswer(answer)); len(words) <= shortAnswer {
-		hit := strings.Contains(" "+normalizeAnswer(context)+" ", " "+strings.Join(words, " ")+" ")
+	if words := coverageWords(answer); len(words) <= shortAnswer {
+		hit := strings.Contains(" "+strings.Join(coverageWords(context), " ")+" ", " "+strings.Join(words, " ")+" ")
 		q.Span = &hit
 	}
 }
@@ -57,11 +58,14 @@ func AnswerCoverage(context, answer string) (float64, bool) {
 
 // contentStems returns the distinct Porter stems of the words of s that
 // are not stop words, in order, after LoCoMo's answer normalisation.
+// "May" is a month, not a stop word, where a number stands next to it
+// ("7 May 2023", "May 2023").
 func contentStems(s string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range strings.Fields(normalizeAnswer(s)) {
-		if stopWords[w] {
+	words := coverageWords(s)
+	for i, w := range words {
+		if stopWords[w] && !(w == "may" && nextToNumber(words, i)) {
 			continue
 		}
 		st := porter.StemString(w)
@@ -72,6 +76,47 @@ func contentStems(s string) []string {
 	}
 	return out
 }
+
+// coverageWords returns the words of s after LoCoMo's answer
+// normalisation, with numbers written as words turned into digits, so that
+// "ten years" in an answer matches "10 years" in a turn and the other way
+// round.
+func coverageWords(s string) []string {
+	words := strings.Fields(normalizeAnswer(s))
+	for i, w := range words {
+		if d, ok := numberWords[w]; ok {
+			words[i] = d
+		}
+	}
+	return words
+}
+
+// nextToNumber reports whether the word before or after words[i] is a
+// number.
+func nextToNumber(words []string, i int) bool {
+	return i > 0 && isNumber(words[i-1]) || i+1 < len(words) && isNumber(words[i+1])
+}
+
+// isNumber reports whether w is written in digits, as a day ("7", "7th")
+// or a year is.
+func isNumber(w string) bool {
+	w = strings.TrimRight(w, "stndrh")
+	return w != "" && strings.Trim(w, "0123456789") == ""
+}
+
+// numberWords are the numbers that answers and turns write as words.
+var numberWords = func() map[string]string {
+	m := map[string]string{}
+	for i, w := range strings.Fields(`zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+		fifteen sixteen seventeen eighteen nineteen twenty`) {
+		m[w] = strconv.Itoa(i)
+	}
+	for i, w := range strings.Fields("thirty forty fifty sixty seventy eighty ninety") {
+		m[w] = strconv.Itoa(30 + 10*i)
+	}
+	m["hundred"] = "100"
+	return m
+}()
 
 // stopWords are the function words that say nothing of an answer, and
 // the hedges of yes-or-no answers, which no context spells out.

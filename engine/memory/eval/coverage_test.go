@@ -16,6 +16,12 @@ func TestScoreCoverage(t *testing.T) {
 		{"stems match", "She was running races in 2022.", "runs a race", 1, 2, &no},
 		{"none", "Melanie: pottery class on Tuesday.", "camping in the mountains", 0, 2, &no},
 		{"no content word", "anything", "Yes", 0, 0, nil},
+		{"may the month", "[8 May 2023] Caroline: I went yesterday.", "7 May 2023", 2.0 / 3, 3, &no},
+		{"may the month, whole", "Caroline went on 7 May, 2023.", "7 May 2023", 1, 3, &yes},
+		{"may the modal", "She will go camping.", "She may go camping", 1, 2, &no},
+		{"may the modal in context", "She may go.", "May 2023", 0, 2, &no},
+		{"numbers as words", "I've had them for 10 years now.", "ten years", 1, 2, &yes},
+		{"digits as words", "We have three dogs.", "3", 1, 1, &yes},
 		{"long answer, no span", "she likes dogs cats and horses and birds", "She likes dogs, cats, horses, birds and fish", 5.0 / 6, 6, nil},
 	}
 	for _, tc := range tests {

@@ -28,6 +28,7 @@ func TestReceiverGrowsSessions(t *testing.T) {
 	}
 	defer ref.Close()
 	spool := filepath.Join(a.ws.Store.Dir(), otlpDir, spoolName("conv-receive"))
+	key := ""
 	for turn := range 24 {
 		if turn == 16 {
 			// The receiver forgets the file, as it does beyond
@@ -46,11 +47,16 @@ func TestReceiverGrowsSessions(t *testing.T) {
 		if got != want {
 			t.Fatalf("turn %d: received:\n%.1500s\nimported:\n%.1500s", turn, got, want)
 		}
+		if turn == 0 {
+			// Notices gather what changes within noticeEvery: the
+			// session is told new before it grows, however fast the
+			// turns come.
+			key = rec.waitFor(t, EventDiscovered, func(any) bool { return true }).(Discovered).Keys[0]
+		}
 	}
 	if n := a.otlp.wholeImports.Load(); n != 2 {
 		t.Errorf("the spool file was imported whole %d times, want 2 (first read, and after it was forgotten)", n)
 	}
-	key := rec.waitFor(t, EventDiscovered, func(any) bool { return true }).(Discovered).Keys[0]
 	rec.waitFor(t, EventAppended, func(d any) bool { return d.(Appended).Key == key && d.(Appended).Requests == 24 })
 	if _, err := os.Stat(spool); err != nil {
 		t.Fatal(err)

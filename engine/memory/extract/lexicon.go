@@ -211,9 +211,27 @@ var genericHeads = set("connection", "passion", "interest", "bond", "job", "clas
 	"hobbies", "role", "position", "career", "field", "area", "issue", "problem", "situation", "relationship", "path",
 	"adventure", "experience", "opportunity", "event", "party", "concert", "festival", "date", "visit", "fan", "fit",
 	"instrument", "milestone", "information", "story", "invitation", "city", "country", "town", "member", "part", "coach",
-	"kind", "type", "sort", "bunch", "lot", "collaboration", "skill", "insight", "knowledge")
+	"kind", "type", "sort", "bunch", "lot", "collaboration", "skill", "insight", "knowledge", "organization",
+	"organisation", "collection", "destination", "contact", "aspect", "man", "woman")
 
 func genericHead(lemma string) bool { return genericHeads[lemma] }
+
+// preferences are the verbs of taste: "I love hiking".
+var preferences = set("love", "like", "enjoy", "adore", "prefer", "appreciate")
+
+func preference(pred string) bool { return preferences[pred] }
+
+// lostWithout reports a preposition whose noun phrase a gerund needs to
+// say anything: "caring for my pups", "worrying about money".
+func lostWithout(prep string) bool { return prep == "for" || prep == "about" || prep == "of" }
+
+// qualities are what one remarks on in something shown ("I love the
+// color"): a taste for them says nothing on its own.
+var qualities = set("color", "colour", "colors", "texture", "freedom", "structure", "shape", "design", "look", "sound",
+	"vibe", "atmosphere", "message", "theme", "detail", "details", "lighting", "composition", "view", "scenery", "setting",
+	"feel", "mood", "pattern", "patterns", "contrast", "symbolism")
+
+func quality(w string) bool { return qualities[w] }
 
 // topics are works that are about something: "a blog on car mods".
 var topics = set("blog", "article", "podcast", "post", "paper", "story", "documentary", "book", "course", "class", "talk",

@@ -26,9 +26,10 @@ type Judged struct {
 
 // sampleTriples draws n triples at random, with a fixed seed, from every
 // triple the tagged extractor reads from convs, each with its source. The
-// seed changed on 28 November 2026: the draw of the old seed had been read
-// before the extractor's last changes, and a new seed puts unread triples
-// in the judged sample (docs/bench/memory.md says how many).
+// seed changes with every judged draw (28 November 2026, 29 November
+// 2026): a draw that was read before the extractor's last changes is not
+// judged again, and a new seed puts unread triples in the judged sample
+// (docs/bench/memory.md says how many it shares with the one before).
 func sampleTriples(convs []*locomo.Conversation, n int) []Judged {
 	var all []Judged
 	for _, c := range convs {
@@ -40,7 +41,7 @@ func sampleTriples(convs []*locomo.Conversation, n int) []Judged {
 			}
 		}
 	}
-	r := rand.New(rand.NewPCG(2026, 1128))
+	r := rand.New(rand.NewPCG(2026, 1129))
 	idx := r.Perm(len(all))[:min(n, len(all))]
 	sort.Ints(idx)
 	out := make([]Judged, len(idx))

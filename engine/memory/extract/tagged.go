@@ -98,6 +98,8 @@ func (r *reader) subject(i int) (string, int, bool) {
 		return "", 0, false // "when I was a kid", "if we go", "what I learned", "the pic I took"
 	}
 	switch {
+	case firstPerson(w) && strings.HasSuffix(strings.ReplaceAll(w, "’", "'"), "'d") && i+1 < len(r.toks) && (r.tag(i+1) == "VB" || r.tag(i+1) == "VBP"):
+		return "", 0, false // "we'd go": would, not a fact
 	case (t == "PRP" && (w == "i" || w == "we")) || firstPerson(w):
 		return r.speaker, i + 1, true
 	case isProper(t) && capitalised(r.toks[i].text) && !evaluative(w) && !greeting(w) && (i == 0 || !isProper(r.tag(i-1))) && nameLike(w):
@@ -193,8 +195,8 @@ func (r *reader) predicate(subject string, j int, planned bool) []memory.Triple 
 		return r.copula(subject, j)
 	}
 	pred, k, ok := r.verbPhrase(j)
-	if !ok {
-		return nil
+	if !ok || planned && preference(pred) {
+		return nil // "I'll enjoy writing them": a promise, not a taste
 	}
 	if k < len(r.toks) && r.tag(k) == "VBG" { // "went camping", "started playing guitar"
 		return r.activity(subject, pred, k, cond)
@@ -205,8 +207,8 @@ func (r *reader) predicate(subject string, j int, planned bool) []memory.Triple 
 // copula reads "I am a counselor" at the be-form j: a determiner first,
 // not "I'm game".
 func (r *reader) copula(subject string, j int) []memory.Triple {
-	if j+1 >= len(r.toks) || r.tag(j+1) != "DT" {
-		return nil
+	if j+1 >= len(r.toks) || r.tag(j+1) != "DT" || r.word(j+1) == "no" {
+		return nil // "I'm no writer": a denial
 	}
 	obj, typ, end := r.nounPhrase(j + 1)
 	if obj == "" || !strings.Contains(obj, " ") && evaluative(obj) {
@@ -277,10 +279,16 @@ func (r *reader) activity(subject, pred string, k int, cond string) []memory.Tri
 		return nil // "like breaking up my studying": the particle's verb, cut
 	}
 	obj, _, _ := r.nounPhrase(k + 1)
+	m := k + 1 // the preposition after the gerund, past an adverb: "caring more about"
+	for m < len(r.toks) && strings.HasPrefix(r.tag(m), "RB") {
+		m++
+	}
 	if obj != "" && k+1 < len(r.toks) && r.tag(k+1) != "IN" {
 		act += " " + obj
-	} else if more, ok := r.attachment(k + 1); ok && r.names(k+2) {
-		act += " " + more // "listening to Nils Frahm"
+	} else if more, ok := r.attachment(m); ok && (r.names(m+1) || lostWithout(r.word(m))) {
+		act += " " + more // "listening to Nils Frahm", "caring for my pups"
+	} else if m < len(r.toks) && lostWithout(r.word(m)) {
+		return nil // "love caring for": what is cared for could not be read
 	} else if k+1 < len(r.toks) && (r.tag(k+1) == "DT" || r.tag(k+1) == "JJ" || r.tag(k+1) == "FW" || isNoun(r.tag(k+1))) {
 		return nil // "love playing pro ball": an object there that could not be read
 	} else if !morph.Known(act, morph.Noun) {
@@ -296,9 +304,17 @@ func (r *reader) object(subject, pred string, k int, cond string) []memory.Tripl
 	if k < len(r.toks) && r.tag(k) == "PRP$" && r.word(k) != "my" && r.word(k) != "our" {
 		return nil // "I love your commitment": about the listener
 	}
+	if k < len(r.toks) && r.word(k) == "no" {
+		return nil // "I had no idea": a denial
+	}
 	obj, typ, end := r.nounPhrase(k)
 	if obj == "" || !strings.Contains(obj, " ") && evaluative(strings.ToLower(obj)) {
 		return nil
+	}
+	if preference(pred) && !strings.Contains(obj, " ") && quality(strings.ToLower(obj)) {
+		if more, ok := r.attachment(end); !ok || !strings.HasPrefix(more, "of ") {
+			return nil // "I love the color": a remark on what was shown
+		}
 	}
 	if idiom(pred, obj) {
 		return nil // "crossing my fingers", "lend a hand": said, not done
@@ -327,15 +343,16 @@ func (r *reader) object(subject, pred string, k int, cond string) []memory.Tripl
 
 // completes reports whether the attachment at i says what the object
 // obj before it is, where the object would be weak without it: a name
-// ("called Sleep", "from Sennheiser", "a flight ticket to Boston") or a
-// work's topic ("a blog on car mods").
+// ("called Sleep", "from Sennheiser", "a flight ticket to Boston"), a
+// work's topic ("a blog on car mods") or what the object is of ("a
+// collection of books").
 func (r *reader) completes(i int, obj string) bool {
 	if i >= len(r.toks) {
 		return false
 	}
 	switch w := r.word(i); {
-	case w == "called" || w == "named":
-		return true
+	case w == "called" || w == "named" || w == "of":
+		return true // "the structure of the language"
 	case (w == "on" || w == "about") && topical(morph.Lemma(obj[strings.LastIndexByte(obj, ' ')+1:], morph.Noun)):
 		return true
 	case w == "to" || w == "from" || w == "in" || w == "at" || w == "by":
@@ -430,8 +447,8 @@ func (r *reader) phraseEnd(start int) (int, bool) {
 		}
 		j++
 	}
-	for j > start && (!isNoun(r.tag(j-1)) && !(r.tag(j-1) == "VBG" && j-1 > start && morph.Known(r.word(j-1), morph.Noun)) || objectPrepositions[r.word(j-1)]) {
-		j--
+	for j > start && (!isNoun(r.tag(j-1)) && !(r.tag(j-1) == "VBG" && j-1 > start && r.tag(j-2) != "NNS" && morph.Known(r.word(j-1), morph.Noun)) || objectPrepositions[r.word(j-1)]) {
+		j-- // a gerund after a plural starts a clause: "organizations fighting for"
 	}
 	return j, true
 }

@@ -39,6 +39,9 @@ func TestTaggedReadsFacts(t *testing.T) {
 		{"I'm a huge fan of Lord of the Rings!", []string{"Mel|is|fan of Lord of the Rings|"}},
 		{"I love the connection to nature.", []string{"Mel|love|connection to nature|"}},
 		{"I just got accepted for a fashion internship!", []string{"Mel|get accepted for|fashion internship|"}},
+		{"I like the structure of the language.", []string{"Mel|like|structure of language|"}},
+		{"I have a collection of books that take me there.", []string{"Mel|have|collection of book|"}},
+		{"I've always loved caring for my pups.", []string{"Mel|love|caring for pup|"}},
 		// Left out: hypotheticals, negations, questions, the listener's, vague objects, bare "have".
 		{"I love playing pro ball.", nil},
 		{"I'm crossing my fingers.", nil},
@@ -58,6 +61,13 @@ func TestTaggedReadsFacts(t *testing.T) {
 		{"I have a goal.", nil},
 		{"If I go to the market, it will be fun.", nil},
 		{"I went on a trip.", nil},
+		{"I'm no writer like you.", nil},
+		{"I love the color and texture.", nil},
+		{"I'll enjoy writing them.", nil},
+		{"We'd go through the fields, feeling the wind.", nil},
+		{"I support organizations fighting for equal rights.", nil},
+		{"I'm teaming up with a local organization.", nil},
+		{"I started caring more about mental health.", nil},
 	}
 	for _, tc := range tests {
 		ex, err := Tagged{}.Extract(context.Background(), memory.Passage{ID: "D1:1", Speaker: "Mel", Text: tc.text, Time: at})
@@ -96,8 +106,8 @@ func TestTaggedTypesEntities(t *testing.T) {
 // of docs/bench/memory.md (testdata/judged.json). The extractor must still
 // write exactly those triples, so that the judgement stays its own: a
 // change to the extractor that changes the draw fails here until the new
-// draw is judged. The target is 85 facts and it is missed (74, see
-// docs/bench/memory.md); the floor here, 70 facts and at most 5 junk,
+// draw is judged. The target is 85 facts and it is missed (79, see
+// docs/bench/memory.md); the floor here, 75 facts and at most 5 junk,
 // guards against a judged draw that is worse still.
 func TestJudgedSample(t *testing.T) {
 	convs, err := locomo.ReadFile("../../../testdata/shared/locomo/locomo10.json")
@@ -125,7 +135,7 @@ func TestJudgedSample(t *testing.T) {
 		}
 		verdicts[j.Verdict]++
 	}
-	if verdicts["fact"] < 70 || verdicts["junk"] > 5 || verdicts["fact"]+verdicts["weak"]+verdicts["junk"] != 100 {
-		t.Errorf("verdicts %v: want at least 70 facts and at most 5 junk", verdicts)
+	if verdicts["fact"] < 75 || verdicts["junk"] > 5 || verdicts["fact"]+verdicts["weak"]+verdicts["junk"] != 100 {
+		t.Errorf("verdicts %v: want at least 75 facts and at most 5 junk", verdicts)
 	}
 }

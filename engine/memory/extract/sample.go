@@ -26,10 +26,11 @@ type Judged struct {
 
 // sampleTriples draws n triples at random, with a fixed seed, from every
 // triple the tagged extractor reads from convs, each with its source. The
-// seed changes with every judged draw (28 November 2026, 29 November
-// 2026): a draw that was read before the extractor's last changes is not
-// judged again, and a new seed puts unread triples in the judged sample
-// (docs/bench/memory.md says how many it shares with the one before).
+// seed changes with every judged draw (2026/1128, then 2026/1129 after
+// the extractor changed again): a draw read before the extractor's last
+// changes is not judged again, and a new seed puts unread triples in the
+// judged sample (docs/bench/memory.md says how many it shares with the
+// draw before).
 func sampleTriples(convs []*locomo.Conversation, n int) []Judged {
 	var all []Judged
 	for _, c := range convs {

@@ -34,10 +34,22 @@ function chatAgent(base) {
   };
 }
 
-// lastRewrite is the rewrite note of the conversation's latest record.
-function lastRewrite(dir) {
-  const lines = readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl'))), 'utf8').trim().split('\n');
-  return JSON.parse(lines.at(-1)).rewrite ?? '';
+// records reads the proxy's records of the conversation: the complete
+// lines of its file (the proxy writes a record once the response has gone
+// out, so the agent may be a line ahead of the file).
+function records(dir) {
+  const text = readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl'))), 'utf8');
+  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+// rewriteOf waits for the conversation's nth record and returns its
+// rewrite note.
+async function rewriteOf(dir, n) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    const recs = records(dir);
+    if (recs.length >= n) return recs[n - 1].rewrite ?? '';
+  }
+  assert.fail(`the proxy wrote no record ${n} within 10 s`);
 }
 
 test('the debugger shows a conversation under live eviction, and turns it off for that conversation', { timeout: 120_000 }, async () => {
@@ -52,7 +64,7 @@ test('the debugger shows a conversation under live eviction, and turns it off fo
     const turn = chatAgent(st.baseUrl);
     // Twelve of the task's seventeen requests, then the switch.
     for (let i = 0; i < 12; i++) assert.ok(await turn(), `request ${i + 1} called a tool`);
-    assert.match(lastRewrite(st.dir), /^evicted \d+ blocks at τ 6000/);
+    assert.match(await rewriteOf(st.dir, 12), /^evicted \d+ blocks at τ 6000/);
 
     let sessions = [];
     for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
@@ -65,11 +77,11 @@ test('the debugger shows a conversation under live eviction, and turns it off fo
     assert.ok(Number(await page.getAttribute('[data-testid=eviction-count]', 'data-count')) > 0, 'the replay at the proxy\'s τ evicts');
     // The proxy's own decisions, from its records: as many marks as
     // requests it rewrote, and the note of the request shown.
-    const records = readFileSync(join(st.dir, readdirSync(st.dir).find((f) => f.endsWith('.jsonl'))), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const rewritten = records.filter((r) => r.forwarded).length;
+    const recs = records(st.dir);
+    const rewritten = recs.filter((r) => r.forwarded).length;
     assert.ok(rewritten > 0);
     assert.equal(Number(await page.getAttribute('[data-testid=live-count]', 'data-count')), rewritten);
-    assert.equal(await page.textContent('[data-testid=live-note]'), `proxy: forwarded rewritten (${records[11].rewrite})`);
+    assert.equal(await page.textContent('[data-testid=live-note]'), `proxy: forwarded rewritten (${recs[11].rewrite})`);
     const toggle = page.locator('[data-testid=live-evict-toggle]');
     assert.ok(await toggle.isChecked(), 'eviction is on for the conversation');
     assert.match(await page.textContent('[data-testid=live-evict]'), /evict live \(paper, τ 6,000\)/);
@@ -86,11 +98,11 @@ test('the debugger shows a conversation under live eviction, and turns it off fo
     await toggle.click();
     await page.waitForFunction(() => !document.querySelector('[data-testid=live-evict-toggle]').checked);
     assert.ok(await turn());
-    assert.equal(lastRewrite(st.dir), 'not rewritten: eviction is turned off for this conversation');
+    assert.equal(await rewriteOf(st.dir, 13), 'not rewritten: eviction is turned off for this conversation');
     await toggle.click();
     await page.waitForFunction(() => document.querySelector('[data-testid=live-evict-toggle]').checked);
     assert.ok(await turn());
-    assert.match(lastRewrite(st.dir), /^evicted \d+ blocks/);
+    assert.match(await rewriteOf(st.dir, 14), /^evicted \d+ blocks/);
     assert.deepEqual(errors, []);
   } finally {
     model.proc.kill();

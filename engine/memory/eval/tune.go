@@ -27,7 +27,7 @@ func DefaultAxes() []Axis {
 		{"retrieval.lexicalWeight", []string{"0.3", "0.5", "0.7", "0.85"}},
 		{"retrieval.speakerBoost", []string{"0", "0.05", "0.1", "0.2", "0.3"}},
 		{"retrieval.speakerNamesOut", []string{"false", "true"}},
-		{"retrieval.graphBoost", []string{"0", "0.15", "0.3", "0.6"}},
+		{"retrieval.graphBoost", []string{"0", "0.05", "0.15", "0.3", "0.6"}},
 		{"retrieval.experienceBoost", []string{"0", "0.15", "0.3"}},
 		{"retrieval.feedback", []string{"0", "0.1", "0.2", "0.4"}},
 		{"retrieval.feedbackDocs", []string{"3", "5"}},

@@ -53,7 +53,7 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 			}
 		}
 	}
-	fill(b.limit * cfg.share() / 100)
+	fill(cfg.passageLimit())
 	if cfg.PassageFacts > 0 {
 		triples = append(x.passageFacts(q, order, taken, cfg.PassageFacts), triples...)
 	}
@@ -61,6 +61,9 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 	for _, t := range triples {
 		if !shown[t.ID] {
 			shown[t.ID] = true
+			if r, ok := x.relAt[t.ID]; ok && b.compact {
+				t.Text = x.compactFact(r)
+			}
 			b.add(&b.triples, t)
 		}
 	}
@@ -73,6 +76,16 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 
 // maxMisses ends a fill after this many passages in a row did not fit.
 const maxMisses = 64
+
+// passageLimit is the size in tokens passages fill before the facts and
+// items get theirs: the budget less FactTokens when that is set, else
+// the passages' share of it.
+func (c Config) passageLimit() int {
+	if c.FactTokens > 0 {
+		return max(0, c.Budget-c.FactTokens)
+	}
+	return c.Budget * c.share() / 100
+}
 
 // share returns the passages' share of the budget in percent.
 func (c Config) share() int {

@@ -63,6 +63,11 @@ type Config struct {
 	// facts read from this many of the next-ranked passages that are not
 	// in the context whole, before the triples the graph channel chose.
 	PassageFacts int `json:"passageFacts"`
+	// FactTokens, when positive, is what passages leave of the budget
+	// for the graph's facts and the experience items, in tokens, at every
+	// budget (it replaces PassageShare): a few facts cost a few tokens
+	// whatever the budget.
+	FactTokens int `json:"factTokens"`
 	// TimeHints appends to a passage, in the sessions layout, the time its
 	// relations resolved (the reference layout always does).
 	TimeHints bool `json:"timeHints"`

@@ -89,3 +89,67 @@ func overlaps(a, b []string) bool {
 	}
 	return false
 }
+
+// TestFactTokens checks the tokens passages leave for facts: with
+// FactTokens set, contexts of a small budget hold facts, in the sessions
+// layout's compact form ("subject predicate object (time)"), and still
+// fit the budget; the passages stop short of the budget by about as much.
+func TestFactTokens(t *testing.T) {
+	x, conv := index(t)
+	withFacts, timed := 0, 0
+	for _, qa := range conv.QA[:40] {
+		cfg := Budgeted(250)
+		cfg.FactTokens = 40
+		res, err := x.Retrieve(context.Background(), qa.Question, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Tokens > 250 {
+			t.Errorf("%q: %d tokens", qa.Question, res.Tokens)
+		}
+		for _, it := range res.Items {
+			if it.Kind != "triple" {
+				continue
+			}
+			withFacts++
+			r := x.rels[x.relAt[it.ID]]
+			want := x.tripleText(r)
+			if ts := r.TimeString(); ts != "" {
+				timed++
+				want += " (" + ts
+			}
+			if strings.Contains(it.Text, " | time: ") || !strings.HasPrefix(it.Text, want) {
+				t.Errorf("%q: fact line %q, want it to start %q", qa.Question, it.Text, want)
+			}
+			if !strings.Contains(res.Context, "\n"+it.Text+"\n") {
+				t.Errorf("%q: fact %q is not a line of the context", qa.Question, it.Text)
+			}
+		}
+	}
+	if withFacts == 0 || timed == 0 {
+		t.Fatalf("%d facts, %d with a time, in 40 contexts of 250 tokens with 40 for facts", withFacts, timed)
+	}
+}
+
+// TestPassageLimit checks where passages stop: the budget less
+// FactTokens when set, else the passages' share.
+func TestPassageLimit(t *testing.T) {
+	tests := []struct {
+		budget, factTokens int
+		share              float64
+		want               int
+	}{
+		{250, 40, 1, 210},
+		{1000, 40, 0.7, 960},
+		{30, 40, 1, 0},
+		{1000, 0, 0.7, 700},
+		{1000, 0, 0, 700},
+		{1000, 0, 1, 1000},
+	}
+	for _, tc := range tests {
+		c := Config{Budget: tc.budget, FactTokens: tc.factTokens, PassageShare: tc.share}
+		if got := c.passageLimit(); got != tc.want {
+			t.Errorf("budget %d, fact tokens %d, share %.2f: passages stop at %d, want %d", tc.budget, tc.factTokens, tc.share, got, tc.want)
+		}
+	}
+}

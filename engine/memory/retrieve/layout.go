@@ -37,6 +37,25 @@ func (x *Index) compactLine(i int, hints bool) string {
 	return s
 }
 
+// compactFact is relation r's line in the sessions layout: "subject
+// predicate object (time, condition)", the reference's " | time: "
+// labels left out.
+func (x *Index) compactFact(r int) string {
+	rel := x.rels[r]
+	var notes []string
+	if t := rel.TimeString(); t != "" {
+		notes = append(notes, t)
+	}
+	if rel.Condition != "" {
+		notes = append(notes, rel.Condition)
+	}
+	s := x.tripleText(rel)
+	if len(notes) > 0 {
+		s += " (" + strings.Join(notes, ", ") + ")"
+	}
+	return s
+}
+
 // renderSessions renders a context in the sessions layout: the passages
 // in conversation order under their sessions' stamps, then the items and
 // triples, each section only when it has lines.

@@ -225,6 +225,10 @@ func preference(pred string) bool { return preferences[pred] }
 // say anything: "caring for my pups", "worrying about money".
 func lostWithout(prep string) bool { return prep == "for" || prep == "about" || prep == "of" }
 
+// vagueDeterminer reports a determiner that leaves a bare noun unsaid:
+// "some parks", "these flowers" (the ones in a photo).
+func vagueDeterminer(w string) bool { return w == "some" || w == "these" || w == "those" }
+
 // qualities are what one remarks on in something shown ("I love the
 // color"): a taste for them says nothing on its own.
 var qualities = set("color", "colour", "colors", "texture", "freedom", "structure", "shape", "design", "look", "sound",

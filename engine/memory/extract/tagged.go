@@ -311,6 +311,9 @@ func (r *reader) object(subject, pred string, k int, cond string) []memory.Tripl
 	if obj == "" || !strings.Contains(obj, " ") && evaluative(strings.ToLower(obj)) {
 		return nil
 	}
+	if k < len(r.toks) && vagueDeterminer(r.word(k)) && !strings.Contains(obj, " ") && !r.completes(end, obj) {
+		return nil // "found these lovely flowers", "some parks": which ones is not said
+	}
 	if preference(pred) && !strings.Contains(obj, " ") && quality(strings.ToLower(obj)) {
 		if more, ok := r.attachment(end); !ok || !strings.HasPrefix(more, "of ") {
 			return nil // "I love the color": a remark on what was shown

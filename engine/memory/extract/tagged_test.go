@@ -42,6 +42,7 @@ func TestTaggedReadsFacts(t *testing.T) {
 		{"I like the structure of the language.", []string{"Mel|like|structure of language|"}},
 		{"I have a collection of books that take me there.", []string{"Mel|have|collection of book|"}},
 		{"I've always loved caring for my pups.", []string{"Mel|love|caring for pup|"}},
+		{"I met some investors from Google.", []string{"Mel|meet|investor from Google|"}},
 		// Left out: hypotheticals, negations, questions, the listener's, vague objects, bare "have".
 		{"I love playing pro ball.", nil},
 		{"I'm crossing my fingers.", nil},
@@ -68,6 +69,8 @@ func TestTaggedReadsFacts(t *testing.T) {
 		{"I support organizations fighting for equal rights.", nil},
 		{"I'm teaming up with a local organization.", nil},
 		{"I started caring more about mental health.", nil},
+		{"We found these lovely flowers.", nil},
+		{"I added some sage for a nice flavor.", nil},
 	}
 	for _, tc := range tests {
 		ex, err := Tagged{}.Extract(context.Background(), memory.Passage{ID: "D1:1", Speaker: "Mel", Text: tc.text, Time: at})

@@ -93,7 +93,7 @@ func overlaps(a, b []string) bool {
 // TestFactTokens checks the tokens passages leave for facts: with
 // FactTokens set, contexts of a small budget hold facts, in the sessions
 // layout's compact form ("subject predicate object (time)"), and still
-// fit the budget; the passages stop short of the budget by about as much.
+// fit the budget.
 func TestFactTokens(t *testing.T) {
 	x, conv := index(t)
 	withFacts, timed := 0, 0

@@ -10,9 +10,10 @@ import (
 // budgeted assembles a context of at most cfg.Budget tokens: passages in
 // fused rank (boosted when a chosen triple links to them, or when their
 // speaker is named in the question), each with its neighbouring turns
-// when cfg.Neighbours, until cfg.PassageShare of the budget; then
-// triples; then experience items; then more passages; each added only
-// while the whole context still fits.
+// when cfg.Neighbours, until the budget less cfg.FactTokens (or
+// cfg.PassageShare of it, see passageLimit); then triples; then
+// experience items; then more passages; each added only while the whole
+// context still fits.
 func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) {
 	b := newAssembly(x, cfg)
 	score := x.budgetScores(q, cfg, triples)

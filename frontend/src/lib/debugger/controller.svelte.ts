@@ -306,7 +306,10 @@ export class DebuggerController {
       if (vs.episodes !== t.episodes) patch.episodes = t.episodes;
       if (vs.budget !== t.budget) patch.budget = t.budget;
       if (vs.step === undefined || vs.step >= t.after.length) patch.step = Math.max(0, t.after.length - 1);
-      if (Object.keys(patch).length > 0) this.#hooks.onstate?.(patch);
+      // A replay that waits was asked in a newer view state (a τ typed
+      // while this one ran): this one's defaults would overwrite that
+      // choice, and the one that waits writes its own.
+      if (Object.keys(patch).length > 0 && !this.#pending) this.#hooks.onstate?.(patch);
       this.#fetchShown();
     } catch (e) {
       if (current()) {

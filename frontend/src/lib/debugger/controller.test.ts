@@ -200,6 +200,23 @@ describe('DebuggerController', () => {
     expect(patches.at(-1)).toMatchObject({ budget: 3000, step: 2 });
   });
 
+  it('writes no default of a replay over a choice made while it ran', async () => {
+    const { api, calls } = scripted();
+    const patches: { budget?: number }[] = [];
+    const c = new DebuggerController(api, () => {}, { onstate: (p) => patches.push(p) });
+    c.open('s');
+    // The thread's first replay asks Go for its default τ; τ 8000 is
+    // typed before the reply comes.
+    c.replay('s', { ...params, budget: 0 }, 0, {});
+    c.replay('s', { ...params, budget: 8000 }, 0, { budget: 8000 });
+    calls.replay[0].reply.resolve(timeline(21000));
+    await flush();
+    calls.replayStep[0].reply.resolve(step(8000));
+    await flush();
+    expect(c.timeline?.budget).toBe(8000);
+    expect(patches.map((p) => p.budget)).not.toContain(21000);
+  });
+
   it('asks a step of the replay shown for what the budget changes, and lays it over the rest', async () => {
     const { api, calls } = scripted();
     const c = new DebuggerController(api, () => {});

@@ -31,6 +31,17 @@ export async function waitStep(page, k) {
   await page.waitForFunction((k) => document.querySelector('[data-testid=timeline]')?.getAttribute('aria-valuenow') === String(k), k);
 }
 
+// urlSettled waits until the address bar holds the request and τ the
+// page shows: the URL follows the view state at most every 250 ms, and a
+// reload before it has loads the state it still holds.
+export async function urlSettled(page) {
+  await page.waitForFunction(() => {
+    const t = document.querySelector('[data-testid=timeline]');
+    const hash = new URLSearchParams(location.hash.slice(1));
+    return t && hash.get('step') === String(Number(t.getAttribute('aria-valuenow')) - 1) && hash.get('budget') === t.dataset.budget;
+  });
+}
+
 // waitContext waits until the context view shows request k (1-based).
 export async function waitContext(page, k) {
   await page.waitForFunction((k) => document.querySelector('[data-testid=request-detail]')?.textContent?.startsWith(`Request ${k} `)

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, screenshot, startServe } from '../lib.mjs';
-import { claudeSession, openPath, scrubTimeline, step, waitContext, waitStep } from '../debugger-helpers.mjs';
+import { claudeSession, openPath, scrubTimeline, step, urlSettled, waitContext, waitStep } from '../debugger-helpers.mjs';
 
 let server, browser, page;
 const errors = [];
@@ -64,6 +64,7 @@ test('stepping and scrubbing move the cursor and redraw nothing', async () => {
   // step: it used to, the drawing having read the step (at paper scale a
   // frame of about 50 ms at the start of a scrub).
   const draws = () => page.evaluate(() => window.__ctxscopePerf?.draws ?? 0);
+  await urlSettled(page);
   await page.reload();
   await page.waitForFunction(() => document.querySelector('[data-testid=timeline]')?.dataset.budget === '8000');
   await page.waitForFunction(() => (window.__ctxscopePerf?.draws ?? 0) > 0);
@@ -108,6 +109,7 @@ test('the context at an eviction shows the evicted tool output with its level', 
 
 test('a reload keeps the request, thread, policy and τ', async () => {
   const k = await step(page);
+  await urlSettled(page);
   await page.reload();
   await page.waitForSelector('[data-testid=timeline] canvas');
   await waitStep(page, k);

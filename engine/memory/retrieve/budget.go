@@ -56,14 +56,14 @@ func (x *Index) budgeted(q *query, cfg Config, triples []Item) (*Result, error) 
 	}
 	fill(cfg.passageLimit())
 	if cfg.PassageFacts > 0 {
-		triples = append(x.passageFacts(q, order, taken, cfg.PassageFacts), triples...)
+		triples = append(x.passageFacts(q, order, taken, cfg.PassageFacts, cfg.Layout), triples...)
 	}
 	shown := map[string]bool{}
 	for _, t := range triples {
 		if !shown[t.ID] {
 			shown[t.ID] = true
-			if r, ok := x.relAt[t.ID]; ok && b.compact {
-				t.Text = x.compactFact(r)
+			if r, ok := x.relAt[t.ID]; ok {
+				t.Text = x.factLine(r, cfg.Layout) // the graph channel's triples come in the reference's form
 			}
 			b.add(&b.triples, t)
 		}

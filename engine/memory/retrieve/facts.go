@@ -4,8 +4,9 @@ package retrieve
 // the ranking puts next: the first depth passages of order that the
 // context does not hold whole, each passage's facts in the graph's order.
 // A fact shows what a turn said in a few tokens, with the time it
-// resolved, where the whole turn would not fit.
-func (x *Index) passageFacts(q *query, order []int, taken map[int]bool, depth int) []Item {
+// resolved, where the whole turn would not fit. Each is rendered as
+// contexts of layout render facts.
+func (x *Index) passageFacts(q *query, order []int, taken map[int]bool, depth int, layout string) []Item {
 	var out []Item
 	seen := map[int]bool{}
 	for _, i := range order {
@@ -21,7 +22,7 @@ func (x *Index) passageFacts(q *query, order []int, taken map[int]bool, depth in
 				continue
 			}
 			seen[r] = true
-			it := x.factItem(r)
+			it := x.factItem(r, layout)
 			it.Why = Why{Channel: "passage", Score: q.pass.fused[i], Dense: q.trip.dense[r], Lexical: q.trip.lex[r],
 				Via: x.Mem.Passages[i].ID, Origin: string(x.rels[r].Origin), Session: x.rels[r].Session}
 			out = append(out, it)
@@ -54,7 +55,7 @@ func (x *Index) Evidence(ids []string, facts bool, layout string) *Result {
 		for _, r := range x.factsOf[i] {
 			if !seen[r] {
 				seen[r] = true
-				triples = append(triples, x.factItem(r))
+				triples = append(triples, x.factItem(r, layout))
 			}
 		}
 	}
@@ -69,9 +70,9 @@ func (x *Index) Evidence(ids []string, facts bool, layout string) *Result {
 	return &Result{Items: items, Context: text, Tokens: x.Tokens(text), Turns: turns(items)}
 }
 
-// factItem is relation r as a triple item, rendered as contexts render
-// triples, without an explanation.
-func (x *Index) factItem(r int) Item {
+// factItem is relation r as a triple item, rendered as contexts of layout
+// render facts, without an explanation.
+func (x *Index) factItem(r int, layout string) Item {
 	rel := x.rels[r]
-	return Item{Kind: "triple", ID: rel.ID, Text: x.renderTriple(r), Passages: rel.Passages}
+	return Item{Kind: "triple", ID: rel.ID, Text: x.factLine(r, layout), Passages: rel.Passages}
 }

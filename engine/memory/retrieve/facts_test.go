@@ -72,6 +72,9 @@ func TestEvidence(t *testing.T) {
 			if it.Kind != "triple" || !overlaps(it.Passages, qa.Evidence) {
 				t.Errorf("%q: item %s (%s) was not read from a gold turn", qa.Question, it.ID, it.Kind)
 			}
+			if it.Text != x.compactFact(x.relAt[it.ID]) {
+				t.Errorf("%q: fact %q is not written as the sessions layout writes facts", qa.Question, it.Text)
+			}
 		}
 	}
 	if withFacts == 0 {

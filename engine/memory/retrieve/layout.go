@@ -37,6 +37,15 @@ func (x *Index) compactLine(i int, hints bool) string {
 	return s
 }
 
+// factLine is relation r's line in a context of layout: compact in the
+// sessions layout, the reference's otherwise.
+func (x *Index) factLine(r int, layout string) string {
+	if layout == LayoutSessions {
+		return x.compactFact(r)
+	}
+	return x.renderTriple(r)
+}
+
 // compactFact is relation r's line in the sessions layout: "subject
 // predicate object (time, condition)", the reference's " | time: "
 // labels left out.

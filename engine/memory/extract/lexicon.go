@@ -223,11 +223,16 @@ func preference(pred string) bool { return preferences[pred] }
 
 // lostWithout reports a preposition whose noun phrase a gerund needs to
 // say anything: "caring for my pups", "worrying about money".
-func lostWithout(prep string) bool { return prep == "for" || prep == "about" || prep == "of" }
+func lostWithout(prep string) bool {
+	return prep == "for" || prep == "about" || prep == "of" || prep == "into"
+}
 
 // vagueDeterminer reports a determiner that leaves a bare noun unsaid:
-// "some parks", "these flowers" (the ones in a photo).
-func vagueDeterminer(w string) bool { return w == "some" || w == "these" || w == "those" }
+// "some parks", "these flowers", "this new RPG" (the ones in a photo or
+// said before).
+func vagueDeterminer(w string) bool {
+	return w == "some" || w == "these" || w == "those" || w == "this" || w == "that"
+}
 
 // qualities are what one remarks on in something shown ("I love the
 // color"): a taste for them says nothing on its own.
@@ -250,7 +255,7 @@ var idioms = set("cross finger", "lend hand", "live self", "take note", "take pl
 func idiom(pred, obj string) bool { return idioms[pred+" "+strings.ToLower(obj)] }
 
 // attachers may follow a generic object and say what it is.
-var attachers = set("to", "as", "at", "in", "on", "about", "for", "of", "with", "from", "called", "named", "like")
+var attachers = set("to", "as", "at", "in", "on", "about", "for", "of", "with", "from", "called", "named", "like", "into")
 
 // timeWords end a noun phrase: "a support group yesterday", "a
 // conference next month".
@@ -264,3 +269,12 @@ func timeWord(w string) bool { return timeWords[strings.ToLower(w)] }
 // carriers take something somewhere: their destination belongs to the
 // object.
 func carries(pred string) bool { return pred == "take" || pred == "bring" || pred == "send" }
+
+// calendarWords name a month or a day of the week: an object that starts
+// with one is a date ("July 20"), which is the triple's time.
+var calendarWords = set("january", "february", "march", "april", "june", "july", "august", "september", "october",
+	"november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+func calendarWord(obj string) bool { return calendarWords[strings.ToLower(strings.Fields(obj)[0])] }
+
+func lastWord(phrase string) string { return phrase[strings.LastIndexByte(phrase, ' ')+1:] }

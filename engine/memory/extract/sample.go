@@ -26,12 +26,26 @@ type Judged struct {
 
 // sampleTriples draws n triples at random, with a fixed seed, from every
 // triple the tagged extractor reads from convs, each with its source. The
-// seed changes with every judged draw (2026/1128, 2026/1129, then
-// 2026/1130, each after the extractor changed): a draw read before the
-// extractor's last changes is not judged again, and a new seed puts unread
-// triples in the judged sample (docs/bench/memory.md says how many it
-// shares with the draws before).
+// seed changes with every judged draw (2026/1128, 2026/1129, 2026/1130,
+// then 2026/1131, each after the extractor changed): a draw read before
+// the extractor's last changes is not judged again, and a new seed puts
+// unread triples in the judged sample (docs/bench/memory.md says how many
+// it shares with the draws before).
 func sampleTriples(convs []*locomo.Conversation, n int) []Judged {
+	all := allTriples(convs)
+	r := rand.New(rand.NewPCG(2026, 1131))
+	idx := r.Perm(len(all))[:min(n, len(all))]
+	sort.Ints(idx)
+	out := make([]Judged, len(idx))
+	for k, i := range idx {
+		out[k] = all[i]
+	}
+	return out
+}
+
+// allTriples returns every triple the tagged extractor reads from convs,
+// in order, each with its source passage.
+func allTriples(convs []*locomo.Conversation) []Judged {
 	var all []Judged
 	for _, c := range convs {
 		for _, p := range c.Passages() {
@@ -42,12 +56,5 @@ func sampleTriples(convs []*locomo.Conversation, n int) []Judged {
 			}
 		}
 	}
-	r := rand.New(rand.NewPCG(2026, 1130))
-	idx := r.Perm(len(all))[:min(n, len(all))]
-	sort.Ints(idx)
-	out := make([]Judged, len(idx))
-	for k, i := range idx {
-		out[k] = all[i]
-	}
-	return out
+	return all
 }

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"regexp"
 	"strings"
 
 	"ctxscope/engine/memory"
@@ -38,7 +39,7 @@ func (Tagged) Extract(_ context.Context, p memory.Passage) (memory.Extraction, e
 	seen := map[string]bool{}
 	for _, s := range statements(stripCaption(p.Text)) {
 		when, _ := temporal.Normalize(s, p.Time)
-		r := reader{speaker: p.Speaker, toks: tagSentence(s), types: ex.Types}
+		r := reader{speaker: p.Speaker, toks: tagSentence(doubleQuoted(s)), types: ex.Types}
 		for _, t := range r.read() {
 			t.Time = when
 			key := strings.ToLower(t.Subject + "|" + t.Predicate + "|" + t.Object)
@@ -132,6 +133,9 @@ func (r *reader) subordinate(i int) bool {
 	}
 	if k < 0 {
 		return false
+	}
+	if k == i-1 && k > 0 && timeWord(r.word(k)) && r.word(k-1) == "the" {
+		return true // "can't wait for the day I go": which day, not what happened
 	}
 	return conditional(r.word(k)) || r.tag(k) == "WP" || r.tag(k) == "WDT" || r.tag(k) == "WRB" ||
 		(isNoun(r.tag(k)) && !timeWord(r.word(k)) && (r.tag(i) == "PRP" || firstPerson(r.word(i))))
@@ -278,13 +282,16 @@ func (r *reader) activity(subject, pred string, k int, cond string) []memory.Tri
 	if !alphabetic(act) || k+1 < len(r.toks) && r.tag(k+1) == "RP" {
 		return nil // "like breaking up my studying": the particle's verb, cut
 	}
-	obj, _, _ := r.nounPhrase(k + 1)
+	obj, _, end := r.nounPhrase(k + 1)
 	m := k + 1 // the preposition after the gerund, past an adverb: "caring more about"
 	for m < len(r.toks) && strings.HasPrefix(r.tag(m), "RB") {
 		m++
 	}
 	if obj != "" && k+1 < len(r.toks) && r.tag(k+1) != "IN" {
 		act += " " + obj
+		if more, ok := r.attachment(end); ok && (r.completes(end, obj) || genericHead(morph.Lemma(lastWord(obj), morph.Noun)) && strings.HasPrefix(more, "for ")) {
+			act += " " + more // "shooting a video for my new album"
+		}
 	} else if more, ok := r.attachment(m); ok && (r.names(m+1) || lostWithout(r.word(m))) {
 		act += " " + more // "listening to Nils Frahm", "caring for my pups"
 	} else if m < len(r.toks) && lostWithout(r.word(m)) {
@@ -308,11 +315,17 @@ func (r *reader) object(subject, pred string, k int, cond string) []memory.Tripl
 		return nil // "I had no idea": a denial
 	}
 	obj, typ, end := r.nounPhrase(k)
-	if obj == "" || !strings.Contains(obj, " ") && evaluative(strings.ToLower(obj)) {
-		return nil
+	if obj == "" || !strings.Contains(obj, " ") && evaluative(strings.ToLower(obj)) || calendarWord(obj) {
+		return nil // "return on July 20": a date is the triple's time, not its object
 	}
 	if k < len(r.toks) && vagueDeterminer(r.word(k)) && !strings.Contains(obj, " ") && !r.completes(end, obj) {
-		return nil // "found these lovely flowers", "some parks": which ones is not said
+		more, ok := r.attachment(end)
+		if !ok || r.word(k) != "this" && r.word(k) != "that" {
+			return nil // "found these lovely flowers", "this new RPG": which one is not said
+		}
+		obj += " " + more // "adopted this cute pup from a shelter"
+		r.setType(obj, typ)
+		return []memory.Triple{{Subject: subject, Predicate: pred, Object: obj, Condition: cond}}
 	}
 	if preference(pred) && !strings.Contains(obj, " ") && quality(strings.ToLower(obj)) {
 		if more, ok := r.attachment(end); !ok || !strings.HasPrefix(more, "of ") {
@@ -356,8 +369,11 @@ func (r *reader) completes(i int, obj string) bool {
 	switch w := r.word(i); {
 	case w == "called" || w == "named" || w == "of":
 		return true // "the structure of the language"
-	case (w == "on" || w == "about") && topical(morph.Lemma(obj[strings.LastIndexByte(obj, ' ')+1:], morph.Noun)):
+	case (w == "on" || w == "about") && topical(morph.Lemma(lastWord(obj), morph.Noun)):
 		return true
+	case w == "for":
+		head := morph.Lemma(lastWord(obj), morph.Noun)
+		return event(head) || topical(head) || genericHead(head) // "an interview for a design internship"
 	case w == "to" || w == "from" || w == "in" || w == "at" || w == "by":
 		return r.names(i + 1)
 	}
@@ -380,10 +396,20 @@ func (r *reader) attachment(i int) (string, bool) {
 		return "", false
 	}
 	np, _, _ := r.nounPhrase(i + 1)
+	if np == "" && r.loneGerund(i+1) {
+		np = r.word(i + 1) // "a blog about coding"
+	}
 	if np == "" {
 		return "", false
 	}
 	return r.word(i) + " " + np, true
+}
+
+// loneGerund reports a gerund at i that ends the sentence and names an
+// activity on its own: "coding", "painting".
+func (r *reader) loneGerund(i int) bool {
+	return i < len(r.toks) && r.tag(i) == "VBG" && (i+1 == len(r.toks) || r.tag(i+1) == "." || r.tag(i+1) == ",") &&
+		morph.Known(r.word(i), morph.Noun)
 }
 
 // named reads "my dog Max" as (speaker, has dog named, Max).
@@ -536,6 +562,14 @@ func (r *reader) title(i int) (string, int, bool) {
 }
 
 func quote(t string) bool { return t == "\"" || t == "“" || t == "”" || t == "``" || t == "''" }
+
+// singleQuoted finds a title in single quotes that starts with a capital:
+// "an album called 'Sleep,'". The tagger drops such a word, quotes and
+// all, so doubleQuoted writes it in double quotes first. An apostrophe
+// inside a word, or before a lower-case word ('cause), is no quote.
+var singleQuoted = regexp.MustCompile(`(^|[\s(])['‘]([A-Z][^'’‘\n]{0,60}?)([,.!?]?)['’]($|[\s,.!?;:)])`)
+
+func doubleQuoted(s string) string { return singleQuoted.ReplaceAllString(s, `$1"$2"$3$4`) }
 
 // ofName extends a name that ends at j across "of" ("Lord of the Rings",
 // "Bank of America") when a capitalised name follows it.

@@ -27,7 +27,13 @@ func TestTaggedReadsFacts(t *testing.T) {
 		{"Last week I went on a trip to Canada.", []string{"Mel|go on|trip to Canada|"}},
 		{"I went to an LGBTQ conference two days ago.", []string{"Mel|go to|LGBTQ conference|"}},
 		{"I just signed up for a pottery class yesterday.", []string{"Mel|sign up for|pottery class|"}},
-		{"Last Fri I went to a council meeting for adoption.", []string{"Mel|go to|council meeting|"}},
+		{"Last Fri I went to a council meeting for adoption.", []string{"Mel|go to|council meeting for adoption|"}},
+		{"I had an interview for a design internship yesterday!", []string{"Mel|have|interview for design internship|"}},
+		{"I'm reading a book called 'Dune' right now.", []string{"Mel|read|book called Dune|"}},
+		{"I'm writing a blog about gardening.", []string{"Mel|write|blog about gardening|"}},
+		{"I started shooting a video for my band.", []string{"Mel|start|shooting video for band|"}},
+		{"I just adopted this cute pup from a shelter last week.", []string{"Mel|adopt|pup from shelter|"}},
+		{"I love diving into fantasy novels.", []string{"Mel|love|diving into fantasy novel|"}},
 		{"We even had a picnic last week!", []string{"Mel|have|picnic|"}},
 		{`I loved reading "Charlotte's Web" as a kid.`, []string{"Mel|love|reading Charlotte's Web|"}},
 		{`I'm a big fan of "The Lord of the Rings".`, []string{"Mel|is|fan of The Lord of the Rings|"}},
@@ -71,6 +77,10 @@ func TestTaggedReadsFacts(t *testing.T) {
 		{"I started caring more about mental health.", nil},
 		{"We found these lovely flowers.", nil},
 		{"I added some sage for a nice flavor.", nil},
+		{"I love this series.", nil},
+		{"I love sinking into different magical worlds.", nil},
+		{"I plan to return on June 5.", nil},
+		{"Can't wait for the day I finally go on a trip to Japan!", nil},
 	}
 	for _, tc := range tests {
 		ex, err := Tagged{}.Extract(context.Background(), memory.Passage{ID: "D1:1", Speaker: "Mel", Text: tc.text, Time: at})
@@ -109,9 +119,9 @@ func TestTaggedTypesEntities(t *testing.T) {
 // of docs/bench/memory.md (testdata/judged.json). The extractor must still
 // write exactly those triples, so that the judgement stays its own: a
 // change to the extractor that changes the draw fails here until the new
-// draw is judged. The issue's target is 85 facts and it is missed (79, see
-// docs/bench/memory.md); the floor here, 75 facts and at most 5 junk,
-// guards against a judged draw that is worse still.
+// draw is judged. The floor is the issue's target, 85 facts, and at most
+// 5 junk (the draw of seed 2026/1131 has 88 facts, 11 weak, 1 junk; see
+// docs/bench/memory.md).
 func TestJudgedSample(t *testing.T) {
 	convs, err := locomo.ReadFile("../../../testdata/shared/locomo/locomo10.json")
 	if err != nil {
@@ -138,7 +148,7 @@ func TestJudgedSample(t *testing.T) {
 		}
 		verdicts[j.Verdict]++
 	}
-	if verdicts["fact"] < 75 || verdicts["junk"] > 5 || verdicts["fact"]+verdicts["weak"]+verdicts["junk"] != 100 {
-		t.Errorf("verdicts %v: want at least 75 facts and at most 5 junk", verdicts)
+	if verdicts["fact"] < 85 || verdicts["junk"] > 5 || verdicts["fact"]+verdicts["weak"]+verdicts["junk"] != 100 {
+		t.Errorf("verdicts %v: want at least 85 facts and at most 5 junk", verdicts)
 	}
 }

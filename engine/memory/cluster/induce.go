@@ -21,7 +21,7 @@ func (l *Layer) cluster(ctx context.Context, cfg Config, w Writer, units []Unit)
 		}
 		groups := group(remaining, DBSCAN(vecs, cfg.Eps, cfg.MinSamples), cfg.NoiseAsGroup)
 		pending = append(pending, groups.noise...)
-		l.record(groups.noise, RuleNoise, "", round+1)
+		l.record(groups.noise, RuleNoise, "", round+1, cfg.Eps)
 		var next []Unit
 		for _, g := range groups.clusters {
 			ok, label, err := w.Consistent(ctx, g)
@@ -35,11 +35,11 @@ func (l *Layer) cluster(ctx context.Context, cfg Config, w Writer, units []Unit)
 			if err := l.create(ctx, w, g, label); err != nil {
 				return err
 			}
-			l.record(g, RuleDBSCAN, l.Clusters[len(l.Clusters)-1].ID, round+1)
+			l.record(g, RuleDBSCAN, l.Clusters[len(l.Clusters)-1].ID, round+1, cfg.Eps)
 		}
 		remaining = next
 	}
-	l.record(remaining, RuleInconsistent, "", cfg.Rounds)
+	l.record(remaining, RuleInconsistent, "", cfg.Rounds, cfg.Eps)
 	l.Pending = ids(append(pending, remaining...))
 	return nil
 }

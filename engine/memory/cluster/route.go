@@ -39,16 +39,18 @@ type Route struct {
 	Sim  float64 `json:"sim,omitempty"`
 	// Candidates are the clusters shown to the router.
 	Candidates []string `json:"candidates,omitempty"`
-	// Round is the DBSCAN pass, from 1, for clustering decisions.
-	Round int `json:"round,omitempty"`
+	// Round is the DBSCAN pass, from 1, for clustering decisions, and
+	// Eps the cosine distance that pass grouped within.
+	Round int     `json:"round,omitempty"`
+	Eps   float64 `json:"eps,omitempty"`
 	// Tries counts the decisions made about the unit, this one included.
 	Tries int `json:"tries"`
 }
 
 // record notes a clustering decision for each unit.
-func (l *Layer) record(units []Unit, rule Rule, cluster string, round int) {
+func (l *Layer) record(units []Unit, rule Rule, cluster string, round int, eps float64) {
 	for _, u := range units {
-		l.note(Route{Unit: u.ID, Rule: rule, Cluster: cluster, Round: round})
+		l.note(Route{Unit: u.ID, Rule: rule, Cluster: cluster, Round: round, Eps: eps})
 	}
 }
 

@@ -77,7 +77,11 @@ func Explain(r cluster.Route, cfg cluster.Config) string {
 	var s string
 	switch r.Rule {
 	case cluster.RuleDBSCAN:
-		s = fmt.Sprintf("founded %s: grouped by DBSCAN (pass %d, cosine distance ≤ %.2f) and the group passed the coherence check", r.Cluster, r.Round, cfg.Eps)
+		eps := r.Eps
+		if eps == 0 {
+			eps = cfg.Eps // a memory built before routes recorded their distance
+		}
+		s = fmt.Sprintf("founded %s: grouped by DBSCAN (pass %d, cosine distance ≤ %.2f) and the group passed the coherence check", r.Cluster, r.Round, eps)
 	case cluster.RuleNoise:
 		s = fmt.Sprintf("pending: DBSCAN pass %d found no group for it", r.Round)
 	case cluster.RuleInconsistent:

@@ -79,6 +79,7 @@ func TestExplain(t *testing.T) {
 		want string
 	}{
 		{cluster.Route{Rule: cluster.RuleDBSCAN, Cluster: "c2", Round: 1, Tries: 1}, "founded c2: grouped by DBSCAN (pass 1, cosine distance ≤ 0.30) and the group passed the coherence check"},
+		{cluster.Route{Rule: cluster.RuleDBSCAN, Cluster: "c3", Round: 2, Eps: 0.7, Tries: 1}, "founded c3: grouped by DBSCAN (pass 2, cosine distance ≤ 0.70) and the group passed the coherence check"},
 		{cluster.Route{Rule: cluster.RuleHigh, Cluster: "c3", Best: "c3", Sim: 0.861, Tries: 2}, "joined c3 directly: similarity 0.86 to its centre ≥ 0.80 (decision 2 for this turn)"},
 		{cluster.Route{Rule: cluster.RuleRouter, Cluster: "c5", Best: "c4", Sim: 0.62, Candidates: []string{"c4", "c5"}},
 			"joined c5: best similarity 0.62 (to c4) between 0.50 and 0.80, and the router chose c5 among c4, c5"},

@@ -95,11 +95,39 @@ func TestOfflineExperiences(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]Type{}
+	var digests []Experience
 	for _, it := range items {
+		if len(it.Sources) > 1 {
+			digests = append(digests, it)
+			continue
+		}
 		got[it.Sources[0]] = it.Type
 	}
 	want := map[string]Type{"D1:3": Fact, "D1:5": Preference, "D1:7": Strategy}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("items %v, want %v (the greeting is small talk)", got, want)
+	}
+	// Melanie has two statements, so one digest of both; Caroline has one.
+	wantDigest := "Melanie: I love painting landscapes with my kids on weekends; Running helps me clear my head when things get stressful at…"
+	if len(digests) != 1 || digests[0].Content != wantDigest || fmt.Sprint(digests[0].Sources) != "[D1:5 D1:7]" {
+		t.Errorf("digests %+v, want one: %q from [D1:5 D1:7]", digests, wantDigest)
+	}
+}
+
+func TestClipWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short enough", 20, "short enough"},
+		{"I went camping in the mountains with the kids", 20, "I went camping in…"},
+		{"Supercalifragilisticexpialidocious words", 12, "Supercalifr…"},
+		{"We roast marshmallows, tell stories", 24, "We roast marshmallows…"},
+	}
+	for _, tc := range tests {
+		if got := clipWords(tc.in, tc.n); got != tc.want {
+			t.Errorf("clipWords(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
 	}
 }

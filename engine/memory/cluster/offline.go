@@ -11,10 +11,11 @@ import (
 // Offline is the model-free [Writer]: every DBSCAN group counts as
 // consistent, a cluster's theme is its most central unit, the router picks
 // the most similar candidate, and experience items are the first-person
-// statements of the most central units, typed by their wording. It is
+// statements of the most central units, typed by their wording, and one
+// digest per speaker of the cluster (see Experiences). It is
 // deterministic.
 type Offline struct {
-	// MaxItems bounds the items per cluster; 0 means 6.
+	// MaxItems bounds the single-statement items per cluster; 0 means 6.
 	MaxItems int
 }
 
@@ -45,32 +46,84 @@ func (Offline) Route(_ context.Context, u Unit, cands []*Cluster) (string, error
 }
 
 // Experiences returns typed first-person statements of the units nearest
-// the centre, one item per unit, skipping small talk.
+// the centre, one item per unit, skipping small talk; then, for each
+// speaker with two or more statements in the cluster, a digest of them
+// all (see digests).
 func (o Offline) Experiences(_ context.Context, units []Unit) ([]Experience, error) {
 	max := o.MaxItems
 	if max <= 0 {
 		max = 6
 	}
+	said := statements(units)
+	var out []Experience
+	for _, st := range said[:min(max, len(said))] {
+		out = append(out, Experience{Type: st.typ, Content: clip(st.speaker+": "+st.text, 120), Sources: []string{st.unit}})
+	}
+	return append(out, digests(said)...), nil
+}
+
+// said is one unit's statement, as Experiences reads it.
+type said struct {
+	unit, speaker, text string
+	typ                 Type
+}
+
+// statements returns the statements of units, nearest the centre first,
+// leaving out small talk and units without a first-person statement.
+func statements(units []Unit) []said {
 	byID := map[string]Unit{}
 	for _, u := range units {
 		byID[u.ID] = u
 	}
-	var out []Experience
+	var out []said
 	for _, id := range Nearest(units, centre(units), len(units)) {
-		if len(out) == max {
-			break
-		}
 		u := byID[id]
 		if SmallTalk(u.Text) {
 			continue
 		}
-		s, t, ok := statement(u.Text)
-		if !ok {
+		if s, t, ok := statement(u.Text); ok {
+			out = append(out, said{unit: u.ID, speaker: u.Speaker, text: s, typ: t})
+		}
+	}
+	return out
+}
+
+// Digest bounds: each statement in a digest is shortened to
+// digestPart characters and the digest to DigestLen; longer than the
+// single items' 120, a digest stands for several turns.
+const (
+	digestPart = 60
+	DigestLen  = 240
+)
+
+// digests returns, for each speaker with at least two statements in a
+// cluster, one item that summarises them: "Melanie: statement; statement;
+// …", nearest the centre first, with every one of their units as its
+// sources. The experience layer routes a question that matches it to all
+// those turns at once, which is what a question whose answer is spread
+// over several sessions needs.
+func digests(all []said) []Experience {
+	var order []string
+	by := map[string][]said{}
+	for _, s := range all {
+		if by[s.speaker] == nil {
+			order = append(order, s.speaker)
+		}
+		by[s.speaker] = append(by[s.speaker], s)
+	}
+	var out []Experience
+	for _, speaker := range order {
+		ss := by[speaker]
+		if len(ss) < 2 {
 			continue
 		}
-		out = append(out, Experience{Type: t, Content: clip(u.Speaker+": "+s, 120), Sources: []string{u.ID}})
+		parts, units := make([]string, len(ss)), make([]string, len(ss))
+		for i, s := range ss {
+			parts[i], units[i] = clipWords(strings.TrimRight(s.text, ".!"), digestPart), s.unit
+		}
+		out = append(out, Experience{Type: Fact, Content: clipWords(speaker+": "+strings.Join(parts, "; "), DigestLen), Sources: units})
 	}
-	return out, nil
+	return out
 }
 
 var (
@@ -133,6 +186,21 @@ func contentWords(s string) []string {
 		}
 	}
 	return out
+}
+
+// clipWords shortens s to at most n runes at a word's end, with "…".
+func clipWords(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n-1])
+	if r[n-1] != ' ' { // the cut falls inside a word: end at the word before
+		if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+			cut = cut[:i]
+		}
+	}
+	return strings.TrimRight(cut, " ,;:-–") + "…"
 }
 
 func clip(s string, n int) string {

@@ -21,7 +21,9 @@ type Spec struct {
 	Extractor string
 	Embedder  embed.Provider
 	// Compat builds with the released code's parameters (a buffer of 5,
-	// noise as a group, no merges) rather than the paper's.
+	// noise as a group, no merges) rather than the paper's. The paper's
+	// build with the built-in static word vectors groups turns within
+	// cluster.StaticEps rather than the paper's 0.3.
 	Compat bool
 	// Model returns the client of the llm extractor; it is asked only
 	// for that extractor.
@@ -36,6 +38,8 @@ func (s Spec) Builder() (*memory.Builder, error) {
 	cfg := cluster.PaperConfig()
 	if s.Compat {
 		cfg = cluster.CodeConfig()
+	} else if embed.NeedsCentering(s.Embedder) {
+		cfg.Eps = cluster.StaticEps // the paper's 0.3 is for a sentence encoder
 	}
 	b := &memory.Builder{Extractor: extract.Tagged{}, Embedder: s.Embedder, Writer: cluster.Offline{}, Config: cfg, Merge: !s.Compat, Logf: s.Logf}
 	switch s.Extractor {

@@ -10,6 +10,8 @@ import (
 	"ctxscope/engine/ingest"
 	"ctxscope/engine/memory"
 	"ctxscope/engine/memory/cluster"
+	"ctxscope/engine/memory/embed"
+	"ctxscope/engine/memory/embed/embedtest"
 	"ctxscope/engine/memory/extract"
 	"ctxscope/engine/memory/llm"
 	"ctxscope/engine/session"
@@ -18,6 +20,12 @@ import (
 func TestSpecBuilder(t *testing.T) {
 	model := func() (*llm.Client, error) { return &llm.Client{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}, nil }
 	down := errors.New("no model endpoint configured")
+	sif, err := embed.LoadSIF(embedtest.Path(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	static := cluster.PaperConfig()
+	static.Eps = cluster.StaticEps
 	tests := []struct {
 		name      string
 		spec      Spec
@@ -30,6 +38,8 @@ func TestSpecBuilder(t *testing.T) {
 		{"offline", Spec{Extractor: "offline"}, extract.Tagged{}, true, cluster.PaperConfig(), ""},
 		{"patterns", Spec{Extractor: "patterns"}, extract.Offline{}, true, cluster.PaperConfig(), ""},
 		{"compat", Spec{Compat: true}, extract.Tagged{}, false, cluster.CodeConfig(), ""},
+		{"static word vectors", Spec{Embedder: sif}, extract.Tagged{}, true, static, ""},
+		{"compat keeps the code's distance", Spec{Compat: true, Embedder: sif}, extract.Tagged{}, false, cluster.CodeConfig(), ""},
 		{"llm", Spec{Extractor: "llm", Model: model}, &llm.Extractor{}, true, cluster.PaperConfig(), ""},
 		{"llm without a model", Spec{Extractor: "llm"}, nil, false, cluster.Config{}, "needs a model endpoint"},
 		{"llm whose model fails", Spec{Extractor: "llm", Model: func() (*llm.Client, error) { return nil, down }}, nil, false, cluster.Config{}, down.Error()},

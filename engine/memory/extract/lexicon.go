@@ -231,8 +231,12 @@ func lostWithout(prep string) bool {
 // "some parks", "these flowers", "this new RPG" (the ones in a photo or
 // said before).
 func vagueDeterminer(w string) bool {
-	return w == "some" || w == "these" || w == "those" || w == "this" || w == "that"
+	return w == "some" || w == "these" || w == "those" || demonstrative(w)
 }
+
+// demonstrative reports "this" or "that", which point at one thing: a
+// phrase after the noun can say which ("this pup from a shelter").
+func demonstrative(w string) bool { return w == "this" || w == "that" }
 
 // qualities are what one remarks on in something shown ("I love the
 // color"): a taste for them says nothing on its own.
@@ -275,6 +279,9 @@ func carries(pred string) bool { return pred == "take" || pred == "bring" || pre
 var calendarWords = set("january", "february", "march", "april", "june", "july", "august", "september", "october",
 	"november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
-func calendarWord(obj string) bool { return calendarWords[strings.ToLower(strings.Fields(obj)[0])] }
+func calendarWord(obj string) bool {
+	f := strings.Fields(obj)
+	return len(f) > 0 && calendarWords[strings.ToLower(f[0])]
+}
 
 func lastWord(phrase string) string { return phrase[strings.LastIndexByte(phrase, ' ')+1:] }

@@ -289,7 +289,7 @@ func (r *reader) activity(subject, pred string, k int, cond string) []memory.Tri
 	}
 	if obj != "" && k+1 < len(r.toks) && r.tag(k+1) != "IN" {
 		act += " " + obj
-		if more, ok := r.attachment(end); ok && (r.completes(end, obj) || genericHead(morph.Lemma(lastWord(obj), morph.Noun)) && strings.HasPrefix(more, "for ")) {
+		if more, ok := r.attachment(end); ok && r.completes(end, obj) {
 			act += " " + more // "shooting a video for my new album"
 		}
 	} else if more, ok := r.attachment(m); ok && (r.names(m+1) || lostWithout(r.word(m))) {
@@ -318,14 +318,11 @@ func (r *reader) object(subject, pred string, k int, cond string) []memory.Tripl
 	if obj == "" || !strings.Contains(obj, " ") && evaluative(strings.ToLower(obj)) || calendarWord(obj) {
 		return nil // "return on July 20": a date is the triple's time, not its object
 	}
-	if k < len(r.toks) && vagueDeterminer(r.word(k)) && !strings.Contains(obj, " ") && !r.completes(end, obj) {
-		more, ok := r.attachment(end)
-		if !ok || r.word(k) != "this" && r.word(k) != "that" {
-			return nil // "found these lovely flowers", "this new RPG": which one is not said
-		}
-		obj += " " + more // "adopted this cute pup from a shelter"
-		r.setType(obj, typ)
-		return []memory.Triple{{Subject: subject, Predicate: pred, Object: obj, Condition: cond}}
+	// "found these lovely flowers", "this new RPG": which one is not said,
+	// unless what follows says it ("adopted this cute pup from a shelter").
+	vague := k < len(r.toks) && vagueDeterminer(r.word(k)) && !strings.Contains(obj, " ") && !r.completes(end, obj)
+	if _, ok := r.attachment(end); vague && (!ok || !demonstrative(r.word(k))) {
+		return nil
 	}
 	if preference(pred) && !strings.Contains(obj, " ") && quality(strings.ToLower(obj)) {
 		if more, ok := r.attachment(end); !ok || !strings.HasPrefix(more, "of ") {
@@ -338,23 +335,35 @@ func (r *reader) object(subject, pred string, k int, cond string) []memory.Tripl
 	if strings.HasPrefix(pred, "have") && (pred != "have" || !possession(obj) && typ != "event") {
 		return nil // "have" states a fact only of what one keeps, or of an event one held
 	}
-	if !strings.Contains(obj, " ") && genericHead(strings.ToLower(obj)) {
-		// "a trip" says little; "a trip to Canada" says what.
-		more, ok := r.attachment(end)
-		if !ok {
-			return nil
-		}
-		obj += " " + more
-	} else if carries(pred) {
-		// "took the kids to the park": where to is the fact.
-		if more, ok := r.attachment(end); ok && (strings.HasPrefix(more, "to ") || strings.HasPrefix(more, "for ")) {
-			obj += " " + more
-		}
-	} else if more, ok := r.attachment(end); ok && r.completes(end, obj) {
-		obj += " " + more // "headphones from Sennheiser", "a blog on car mods"
+	obj, ok := r.completed(pred, obj, end, vague)
+	if !ok {
+		return nil
 	}
 	r.setType(obj, typ)
 	return []memory.Triple{{Subject: subject, Predicate: pred, Object: obj, Condition: cond}}
+}
+
+// completed returns the object obj of pred, which ends at end, with the
+// attachment after it that says which one it is, where one is needed or
+// says more: always for a vague object and a generic head ("a trip to
+// Canada"), where to or what for after a carrier ("took the kids to the
+// park"), and whatever completes it otherwise ("headphones from
+// Sennheiser"). It is not ok for a generic head with nothing after it.
+func (r *reader) completed(pred, obj string, end int, vague bool) (string, bool) {
+	more, ok := r.attachment(end)
+	switch {
+	case vague:
+		return obj + " " + more, ok
+	case !strings.Contains(obj, " ") && genericHead(strings.ToLower(obj)):
+		return obj + " " + more, ok // "a trip" says little; "a trip to Canada" says what
+	case carries(pred):
+		if ok && (strings.HasPrefix(more, "to ") || strings.HasPrefix(more, "for ")) {
+			return obj + " " + more, true
+		}
+	case ok && r.completes(end, obj):
+		return obj + " " + more, true
+	}
+	return obj, true
 }
 
 // completes reports whether the attachment at i says what the object

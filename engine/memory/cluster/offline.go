@@ -54,12 +54,12 @@ func (o Offline) Experiences(_ context.Context, units []Unit) ([]Experience, err
 	if max <= 0 {
 		max = 6
 	}
-	said := statements(units)
+	stated := statements(units)
 	var out []Experience
-	for _, st := range said[:min(max, len(said))] {
+	for _, st := range stated[:min(max, len(stated))] {
 		out = append(out, Experience{Type: st.typ, Content: clip(st.speaker+": "+st.text, 120), Sources: []string{st.unit}})
 	}
-	return append(out, digests(said)...), nil
+	return append(out, digests(stated)...), nil
 }
 
 // said is one unit's statement, as Experiences reads it.

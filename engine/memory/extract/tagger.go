@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/jdkato/prose/v2"
@@ -22,12 +23,13 @@ var (
 // tagSentence tags one sentence with prose's averaged-perceptron tagger
 // (trained on the Penn Treebank). The model loads once per process, a
 // few hundred milliseconds; a sentence then takes well under a
-// millisecond.
+// millisecond. Bytes that are not UTF-8 are replaced first: prose's
+// tokenizer slices out of range on some of them ("\xfa\xfa'm").
 func tagSentence(s string) []tagged {
 	taggerOnce.Do(func() { taggerModel = prose.ModelFromData("ctxscope") })
 	taggerMu.Lock()
 	defer taggerMu.Unlock()
-	doc, err := prose.NewDocument(s, prose.UsingModel(taggerModel), prose.WithSegmentation(false), prose.WithExtraction(false))
+	doc, err := prose.NewDocument(strings.ToValidUTF8(s, "\uFFFD"), prose.UsingModel(taggerModel), prose.WithSegmentation(false), prose.WithExtraction(false))
 	if err != nil {
 		return nil
 	}

@@ -283,5 +283,3 @@ func calendarWord(obj string) bool {
 	f := strings.Fields(obj)
 	return len(f) > 0 && calendarWords[strings.ToLower(f[0])]
 }
-
-func lastWord(phrase string) string { return phrase[strings.LastIndexByte(phrase, ' ')+1:] }

@@ -625,6 +625,9 @@ func (r *reader) setType(name, typ string) {
 	}
 }
 
+// lastWord returns a phrase's last word, its head.
+func lastWord(phrase string) string { return phrase[strings.LastIndexByte(phrase, ' ')+1:] }
+
 func (r *reader) span(i, j int) string {
 	parts := make([]string, 0, j-i)
 	for k := i; k < j; k++ {
